@@ -1,0 +1,54 @@
+"""Errors raised by the rules engine.
+
+Every error is a :class:`ValueError` subclass whose message is one line that names the
+offending input (and, for illegal moves, the ruling id it breaks), so that the command line
+can print it as-is and exit non-zero.
+"""
+
+from __future__ import annotations
+
+
+class AscentError(ValueError):
+    """Base class of every error the engine raises on bad input."""
+
+
+class CardSyntaxError(AscentError):
+    """A card token that is not valid card text (see :mod:`model.cards`).
+
+    ``token`` is the text that failed and ``position`` its 1-based position in the list it
+    came from (``None`` when it was parsed alone).
+    """
+
+    def __init__(self, token: str, position: int | None = None, reason: str = "") -> None:
+        self.token = token
+        self.position = position
+        where = f" at position {position}" if position is not None else ""
+        why = f": {reason}" if reason else ""
+        super().__init__(f"bad card {token!r}{where}{why}")
+
+
+class RuleOptionError(AscentError):
+    """An unknown rule option name or value; the message lists the valid ones."""
+
+
+class InvalidDealError(AscentError):
+    """A deal or position that cannot exist (wrong card counts, too many copies, ...)."""
+
+
+class IllegalMoveError(AscentError):
+    """A move that the rules forbid in the current position.
+
+    ``ruling`` is the id of the ruling it breaks (``"R5"``...), ``move_number`` the 1-based
+    index of the move in the plan being replayed (``None`` outside a replay).
+    """
+
+    def __init__(self, ruling: str, message: str, move_number: int | None = None) -> None:
+        self.ruling = ruling
+        self.reason = message
+        self.move_number = move_number
+        prefix = f"move {move_number}: " if move_number is not None else ""
+        super().__init__(f"{prefix}illegal ({ruling}): {message}")
+
+
+class RecordError(AscentError):
+    """A plan, game record or position file that is malformed (bad JSON, missing keys...)."""

@@ -1,0 +1,252 @@
+"""Files: game records (plans), positions and typed-in deals, as JSON or text.
+
+Game record / plan (decks top card first; ``moves`` as in :mod:`model.moves`)::
+
+    {"deal": {"players": P, "decks": [["7r", "S", ...], ...], "seed": 12},
+     "rules": {"preset": "standard", ...},
+     "moves": [...]}
+
+Position (see :meth:`model.game.Game.to_position`)::
+
+    {"position": {"rules": {...}, "players": P, "to_move": 1, "mountain": [[...], ...],
+                  "hands": [[...], ...], "decks": [[...], ...], "out": [...]}}
+
+A deal typed in from a real table may also be plain text: one line per player's deck, top
+card first, cards separated by spaces or commas; blank lines and ``#`` comments are skipped;
+a line ``rules: K=V K=V`` sets rule options.
+
+>>> from model.deal import Deal
+>>> plan = Plan(Deal.from_seed(3, 2), [])
+>>> Plan.from_json(plan.to_json()).deal.decks == plan.deal.decks
+True
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from model.cards import parse_card
+from model.deal import Deal
+from model.errors import AscentError, CardSyntaxError, IllegalMoveError, RecordError
+from model.game import Game
+from model.moves import Move
+from model.rules import RuleSet
+
+
+def read_text(path: str | Path) -> str:
+    """The text of ``path`` (``-`` for standard input); :class:`RecordError` if unreadable."""
+    if str(path) == "-":
+        import sys
+
+        return sys.stdin.read()
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise RecordError(f"{path}: is a directory, not a file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path}: cannot read ({exc.__class__.__name__})") from None
+
+
+def parse_json(text: str, source: str = "input") -> Any:
+    """Parse JSON, raising :class:`RecordError` with the line and column of a syntax error."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{source}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise RecordError(f"{source}: JSON nested too deeply") from None
+
+
+def _cards(raw: Any, what: str) -> list:
+    if not isinstance(raw, list):
+        raise RecordError(f"{what} must be a list of card texts")
+    try:
+        return [parse_card(t, i + 1) for i, t in enumerate(raw)]
+    except CardSyntaxError as exc:
+        raise RecordError(f"{what}: {exc}") from None
+
+
+def _card_lists(raw: Any, what: str) -> list[list]:
+    if not isinstance(raw, list):
+        raise RecordError(f"{what} must be a list of lists of card texts")
+    return [_cards(x, f"{what}[{i + 1}]") for i, x in enumerate(raw)]
+
+
+def rules_from_data(raw: Any) -> RuleSet:
+    """A :class:`RuleSet` from a record's ``rules`` object (missing: the standard rules)."""
+    if raw is None:
+        return RuleSet.standard()
+    if not isinstance(raw, dict):
+        raise RecordError("rules must be a JSON object of option names to values")
+    return RuleSet.from_options(raw)
+
+
+def deal_from_data(raw: Any, rules: RuleSet) -> Deal:
+    """A :class:`Deal` from a record's ``deal`` object; the decks must hold the whole deck."""
+    if not isinstance(raw, dict):
+        raise RecordError("deal must be a JSON object with players and decks")
+    decks = _card_lists(raw.get("decks"), "deal.decks")
+    players = raw.get("players", len(decks))
+    if players != len(decks):
+        raise RecordError(f"deal.players is {players!r} but {len(decks)} decks are given")
+    seed = raw.get("seed")
+    deal = Deal.from_decks(decks, rules)
+    if isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0:
+        if Deal.from_seed(seed, players, rules).decks == deal.decks:
+            deal = Deal(deal.players, deal.decks, rules, seed)
+    return deal
+
+
+def deal_to_data(deal: Deal) -> dict[str, Any]:
+    d: dict[str, Any] = {"players": deal.players, "decks": deal.deck_texts()}
+    if deal.seed is not None:
+        d["seed"] = deal.seed
+    return d
+
+
+@dataclass
+class Plan:
+    """A deal and a sequence of moves from its start (a game record or a solver's plan)."""
+
+    deal: Deal
+    moves: list[Move] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON-ready data (keys ``deal``, ``rules``, ``moves``, then extras)."""
+        d = {
+            "deal": deal_to_data(self.deal),
+            "rules": self.deal.rules.to_dict(),
+            "moves": [m.to_json() for m in self.moves],
+        }
+        d.update(self.extra)
+        return d
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Plan":
+        """Parse a record; :class:`RecordError` (or another :class:`AscentError`) if bad."""
+        if not isinstance(data, dict) or "deal" not in data:
+            raise RecordError("a plan is a JSON object with keys deal, rules and moves")
+        rules = rules_from_data(data.get("rules"))
+        deal = deal_from_data(data["deal"], rules)
+        raw_moves = data.get("moves", [])
+        if not isinstance(raw_moves, list):
+            raise RecordError("moves must be a list")
+        moves = [Move.from_json(m, i + 1) for i, m in enumerate(raw_moves)]
+        extra = {k: v for k, v in data.items() if k not in ("deal", "rules", "moves")}
+        return cls(deal, moves, extra)
+
+    def replay(self, upto: int | None = None) -> "Replay":
+        """Replay the first ``upto`` moves (all by default) through :class:`Game`."""
+        return replay(self.deal, self.moves[:upto] if upto is not None else self.moves)
+
+
+@dataclass
+class Replay:
+    """What replaying a plan gave: the game after the last legal move, how many moves were
+    legal, and the error of the first illegal one (``None`` if all were legal)."""
+
+    game: Game
+    legal_moves: int
+    error: IllegalMoveError | None
+
+    @property
+    def outcome(self) -> str | None:
+        return self.game.outcome()
+
+
+def replay(deal: Deal, moves: Sequence[Move]) -> Replay:
+    """Push ``moves`` from the start of ``deal``; stops at the first illegal move and reports
+    its 1-based number and ruling."""
+    game = Game(deal)
+    for i, m in enumerate(moves):
+        try:
+            game.push(m)
+        except IllegalMoveError as exc:
+            return Replay(game, i, IllegalMoveError(exc.ruling, exc.reason, i + 1))
+    return Replay(game, len(moves), None)
+
+
+def position_from_data(data: Any) -> Game:
+    """A :class:`Game` from position data (the ``position`` object or the object itself)."""
+    if isinstance(data, dict) and "position" in data:
+        data = data["position"]
+    if not isinstance(data, dict):
+        raise RecordError("a position is a JSON object with mountain, hands and decks")
+    rules = rules_from_data(data.get("rules"))
+    for key in ("mountain", "hands", "decks"):
+        if key not in data:
+            raise RecordError(f"a position needs the key {key!r}")
+    mountain = _card_lists(data["mountain"], "mountain")
+    hands = _card_lists(data["hands"], "hands")
+    decks = _card_lists(data["decks"], "decks")
+    out = _cards(data["out"], "out") if data.get("out") is not None else None
+    to_move = data.get("to_move", 1)
+    turn = data.get("turn", 0)
+    if not isinstance(to_move, int) or isinstance(to_move, bool):
+        raise RecordError(f"to_move must be a player number, not {to_move!r}")
+    if not isinstance(turn, int) or isinstance(turn, bool) or turn < 0:
+        raise RecordError(f"turn must be a whole number ≥ 0, not {turn!r}")
+    return Game.from_parts(rules, mountain, hands, decks, to_move - 1, out, turn)
+
+
+def parse_deal_text(text: str, rules: RuleSet | None = None) -> Deal:
+    """A deal typed in as text: one deck per line, top card first (see module docstring)."""
+    decks = []
+    options: list[str] = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.lower().startswith("rules:"):
+            options.extend(line.split(":", 1)[1].split())
+            continue
+        try:
+            from model.cards import parse_cards
+
+            decks.append(parse_cards(line))
+        except CardSyntaxError as exc:
+            raise RecordError(f"line {lineno}: {exc}") from None
+    if not decks:
+        raise RecordError("no deck found: give one line of card texts per player")
+    base = rules or RuleSet.standard()
+    if options:
+        base = RuleSet.from_options([f"preset={base.preset}", *base.changed_options(), *options])
+    return Deal.from_decks(decks, base)
+
+
+def load(path: str | Path, rules: RuleSet | None = None) -> tuple[str, Any]:
+    """Read a file and say what it holds: ``("plan", Plan)``, ``("position", Game)`` or
+    ``("deal", Deal)``. JSON files are recognised by their keys; other text is read as a
+    typed-in deal. Errors are :class:`AscentError` with a one-line message naming the file."""
+    text = read_text(path)
+    stripped = text.lstrip()
+    try:
+        if stripped.startswith("{") or stripped.startswith("["):
+            data = parse_json(text, str(path))
+            if isinstance(data, dict) and "moves" in data:
+                return "plan", Plan.from_json(data)
+            if isinstance(data, dict) and ("position" in data or "mountain" in data):
+                return "position", position_from_data(data)
+            if isinstance(data, dict) and "deal" in data:
+                return "plan", Plan.from_json(data)
+            if isinstance(data, dict) and "decks" in data:
+                r = rules or rules_from_data(data.get("rules"))
+                return "deal", deal_from_data(data, r)
+            raise RecordError("JSON with none of the keys moves, position, mountain, deal, decks")
+        return "deal", parse_deal_text(text, rules)
+    except AscentError as exc:
+        msg = str(exc)
+        if not msg.startswith(str(path)):
+            msg = f"{path}: {msg}"
+        raise RecordError(msg) from None
+
+
+def dumps(data: Any) -> str:
+    """JSON text as the project writes it: two-space indent, key order kept, UTF-8."""
+    return json.dumps(data, indent=2, ensure_ascii=False)

@@ -1,0 +1,262 @@
+"""Rule sets: the geometry, the deck composition and the rule options (rulings R1–R13).
+
+A :class:`RuleSet` is plain, immutable data. The defaults are the rulings written up in
+``docs/rules.md``; every ruling on which the seed texts are silent or disagree is an option
+with named values, and two presets exist:
+
+* ``standard``: the real game, 8 rows + peak, 85 cards (R1, R2);
+* ``tiny``: 3 rows + peak, 20 cards, hand of 3, for exhaustive tests.
+
+Options are given as ``K=V`` strings on the command line and as a JSON object in records:
+
+>>> r = RuleSet.from_options(["bridge_replace_cost=left"])
+>>> r.bridge_replace_cost
+'left'
+>>> RuleSet.from_options(["colour=x"])
+Traceback (most recent call last):
+...
+model.errors.RuleOptionError: unknown rule option 'colour'; valid options: preset, rows, ...
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any, Iterable, Mapping
+
+from model.cards import (
+    BRIDGE_CARD,
+    COLOUR_LETTERS,
+    SUMMIT_CARD,
+    Card,
+    ascent,
+    campfire,
+)
+from model.errors import InvalidDealError, RuleOptionError
+
+#: Named values of the options that change a ruling; the first value is the default.
+CHOICES: dict[str, tuple[str, ...]] = {
+    # R6/R7: the cost of an Ascent card whose nearest non-Campfire left neighbour is a Bridge:
+    # "zero" = costs nothing; "look-through" = the Bridge is skipped like a Campfire.
+    "bridge_neighbour": ("zero", "look-through"),
+    # R8: cost of playing onto a Bridge: "max" = greater of left and right differences;
+    # "left" = left difference only (one reading of the Dutch text).
+    "bridge_replace_cost": ("max", "left"),
+    # R9: whether the card a Campfire moves pays its R6 cost at its new slot.
+    "campfire_move_cost": ("paid", "free"),
+    # R13: "round-robin" = one card at a time to each player; "blocks" = contiguous blocks.
+    "dealing": ("round-robin", "blocks"),
+}
+
+#: Integer parameters (geometry and deck composition) with their allowed ranges.
+INT_RANGES: dict[str, tuple[int, int]] = {
+    "rows": (2, 8),
+    "values": (1, 12),
+    "colours": (2, 5),
+    "copies": (1, 4),
+    "campfires": (0, 5),
+    "bridges": (0, 10),
+    "summits": (1, 5),
+    "hand_size": (2, 8),
+}
+
+#: What each option and parameter means, for ``--help`` and error messages.
+DESCRIPTIONS: dict[str, str] = {
+    "preset": "named base rule set: standard (the real game) or tiny (3 rows, 20 cards)",
+    "rows": "mountain rows below the peak; row 1 has rows+1 slots (R2)",
+    "values": "Ascent values 1..values (R1)",
+    "colours": "number of colours, from r g b y p (R1)",
+    "copies": "copies of each Ascent card (R1)",
+    "campfires": "Campfires per colour (R1)",
+    "bridges": "Bridges in the deck (R1)",
+    "summits": "Summits in the deck (R1)",
+    "hand_size": "cards a player draws up to (R11, R13)",
+    "bridge_neighbour": "cost after a Bridge: zero | look-through (R6/R7)",
+    "bridge_replace_cost": "cost of playing onto a Bridge: max | left (R8)",
+    "campfire_move_cost": "the card a Campfire moves pays its cost: paid | free (R9)",
+    "dealing": "how decks are dealt: round-robin | blocks (R13)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """Geometry, deck composition and rule options of one game.
+
+    Geometry (R2): rows ``1..rows`` hold ``rows+1, rows, ..., 2`` slots; row ``rows+1`` is the
+    peak with one slot for a Summit. Deck (R1): Ascent cards of values ``1..values`` in the
+    first ``colours`` colour letters, ``copies`` of each; ``campfires`` Campfires per colour;
+    ``bridges`` Bridges; ``summits`` Summits.
+    """
+
+    preset: str = "standard"
+    rows: int = 8
+    values: int = 12
+    colours: int = 3
+    copies: int = 2
+    campfires: int = 1
+    bridges: int = 5
+    summits: int = 5
+    hand_size: int = 5
+    bridge_neighbour: str = "zero"
+    bridge_replace_cost: str = "max"
+    campfire_move_cost: str = "paid"
+    dealing: str = "round-robin"
+
+    # ---- presets and options -------------------------------------------------------------
+
+    @classmethod
+    def standard(cls) -> "RuleSet":
+        """The real game with the default rulings."""
+        return cls()
+
+    @classmethod
+    def tiny(cls) -> "RuleSet":
+        """3 rows + peak (4+3+2+1 = 10 slots), values 1–4 in 2 colours, 2 copies, 1 Campfire
+        per colour, 1 Bridge, 2 Summits: 16 + 2 + 1 + 1 = 20 cards; hands of 3."""
+        return cls(
+            preset="tiny", rows=3, values=4, colours=2, copies=2, campfires=1,
+            bridges=1, summits=1, hand_size=3,
+        )
+
+    @classmethod
+    def from_options(cls, options: Iterable[str] | Mapping[str, Any] | None = None) -> "RuleSet":
+        """Build a rule set from ``K=V`` strings or a mapping of option names to values.
+
+        The ``preset`` option (``standard`` or ``tiny``) is applied first, then the others.
+        Raises :class:`~model.errors.RuleOptionError` for an unknown name or value; the message
+        lists the valid names or values.
+        """
+        if options is None:
+            items: list[tuple[str, Any]] = []
+        elif isinstance(options, Mapping):
+            items = list(options.items())
+        else:
+            items = []
+            for opt in options:
+                if "=" not in opt:
+                    raise RuleOptionError(f"rule option {opt!r} is not of the form K=V")
+                k, v = opt.split("=", 1)
+                items.append((k.strip(), v.strip()))
+        valid = ["preset", *INT_RANGES, *CHOICES]
+        base = cls()
+        rest = []
+        for k, v in items:
+            if k not in valid:
+                raise RuleOptionError(
+                    f"unknown rule option {k!r}; valid options: {', '.join(valid)}"
+                )
+            if k == "preset":
+                if v not in PRESETS:
+                    raise RuleOptionError(
+                        f"unknown preset {v!r}; valid presets: {', '.join(PRESETS)}"
+                    )
+                base = PRESETS[v]()
+            else:
+                rest.append((k, v))
+        changes: dict[str, Any] = {}
+        for k, v in rest:
+            if k in INT_RANGES:
+                lo, hi = INT_RANGES[k]
+                try:
+                    iv = int(v)
+                    if isinstance(v, bool) or str(iv) != str(v).strip():
+                        raise ValueError
+                except (TypeError, ValueError):
+                    raise RuleOptionError(
+                        f"rule option {k} takes a whole number from {lo} to {hi}, not {v!r}"
+                    ) from None
+                if not lo <= iv <= hi:
+                    raise RuleOptionError(
+                        f"rule option {k} takes a whole number from {lo} to {hi}, not {iv}"
+                    )
+                changes[k] = iv
+            else:
+                if v not in CHOICES[k]:
+                    raise RuleOptionError(
+                        f"unknown value {v!r} for rule option {k}; valid values: "
+                        + ", ".join(CHOICES[k])
+                    )
+                changes[k] = v
+        return replace(base, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """All options as a JSON-ready mapping; ``from_options(to_dict())`` gives back
+        an equal rule set."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def changed_options(self) -> list[str]:
+        """``K=V`` strings of the options that differ from the preset's defaults."""
+        base = PRESETS[self.preset]()
+        return [
+            f"{f.name}={getattr(self, f.name)}"
+            for f in fields(self)
+            if f.name != "preset" and getattr(self, f.name) != getattr(base, f.name)
+        ]
+
+    # ---- geometry (R2) -------------------------------------------------------------------
+
+    @property
+    def peak_row(self) -> int:
+        """Row number of the peak (``rows + 1``; 9 in the real game)."""
+        return self.rows + 1
+
+    def row_length(self, row: int) -> int:
+        """Slots in ``row`` (1-based): ``rows + 2 - row`` for rows ``1..rows``, 1 at the peak."""
+        if row == self.peak_row:
+            return 1
+        if not 1 <= row <= self.rows:
+            raise ValueError(f"no row {row}: rows are 1..{self.peak_row}")
+        return self.rows + 2 - row
+
+    @property
+    def mountain_slots(self) -> int:
+        """All slots including the peak (45 in the real game)."""
+        return sum(self.row_length(r) for r in range(1, self.peak_row + 1))
+
+    def max_row(self, value: int) -> int:
+        """Highest row an Ascent card of ``value`` may occupy: ``min(value, rows)`` (R4)."""
+        return min(value, self.rows)
+
+    # ---- deck composition (R1) -----------------------------------------------------------
+
+    @property
+    def colour_letters(self) -> tuple[str, ...]:
+        return COLOUR_LETTERS[: self.colours]
+
+    def composition(self) -> list[Card]:
+        """All cards in canonical order (the order the shuffle of R13 starts from):
+        Ascent cards colour by colour (r, g, b, ...), values ascending, copies adjacent;
+        then Campfires by colour; then Bridges; then Summits. 85 cards by default."""
+        cards: list[Card] = []
+        for col in self.colour_letters:
+            for v in range(1, self.values + 1):
+                cards.extend([ascent(v, col)] * self.copies)
+        for col in self.colour_letters:
+            cards.extend([campfire(col)] * self.campfires)
+        cards.extend([BRIDGE_CARD] * self.bridges)
+        cards.extend([SUMMIT_CARD] * self.summits)
+        return cards
+
+    def copies_of(self, card: Card) -> int:
+        """How many of ``card`` the deck holds (0 if it is not in this deck)."""
+        if card.is_ascent:
+            ok = 1 <= card.value <= self.values and card.colour in self.colour_letters
+            return self.copies if ok else 0
+        if card.is_campfire:
+            return self.campfires if card.colour in self.colour_letters else 0
+        return self.bridges if card.is_bridge else self.summits
+
+    def check_card(self, card: Card, where: str = "") -> None:
+        """Raise :class:`~model.errors.InvalidDealError` if ``card`` is not in this deck."""
+        if self.copies_of(card) == 0:
+            at = f" {where}" if where else ""
+            raise InvalidDealError(f"card {card.text}{at} is not in this deck ({self.describe()})")
+
+    def describe(self) -> str:
+        """One-line summary: preset and changed options."""
+        ch = self.changed_options()
+        return self.preset + (" " + " ".join(ch) if ch else "")
+
+
+PRESETS = {"standard": RuleSet.standard, "tiny": RuleSet.tiny}
+
+STANDARD = RuleSet.standard()
