@@ -12,8 +12,8 @@ Position (see :meth:`model.game.Game.to_position`)::
                   "hands": [[...], ...], "decks": [[...], ...], "out": [...]}}
 
 A deal typed in from a real table may also be plain text: one line per player's deck, top
-card first, cards separated by spaces or commas; blank lines and ``#`` comments are skipped;
-a line ``rules: K=V K=V`` sets rule options.
+card first, cards separated by spaces or commas, optionally after a label ``P1:``; blank
+lines and ``#`` comments are skipped; a line ``rules: K=V K=V`` sets rule options.
 
 >>> from model.deal import Deal
 >>> plan = Plan(Deal.from_seed(3, 2), [])
@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -195,8 +196,15 @@ def position_from_data(data: Any) -> Game:
     return Game.from_parts(rules, mountain, hands, decks, to_move - 1, out, turn)
 
 
+_DECK_LABEL = re.compile(r"[Pp](\d+)\s*:")
+
+
 def parse_deal_text(text: str, rules: RuleSet | None = None) -> Deal:
-    """A deal typed in as text: one deck per line, top card first (see module docstring)."""
+    """A deal typed in as text: one deck per line, top card first (see module docstring).
+
+    A line may start with its player's label ``P1:``, ``P2:``... (as ``ascent deal``
+    writes it); labels must come in order, and a labelled line with no cards is an empty
+    deck. Raises :class:`RecordError` naming the line of a bad card or label."""
     decks = []
     options: list[str] = []
     for lineno, line in enumerate(text.splitlines(), start=1):
@@ -206,6 +214,12 @@ def parse_deal_text(text: str, rules: RuleSet | None = None) -> Deal:
         if line.lower().startswith("rules:"):
             options.extend(line.split(":", 1)[1].split())
             continue
+        label = _DECK_LABEL.match(line)
+        if label:  # "P2: 7r S ...": the label must follow the order of the lines
+            if int(label.group(1)) != len(decks) + 1:
+                raise RecordError(f"line {lineno}: deck label P{label.group(1)} where "
+                                  f"P{len(decks) + 1} was expected")
+            line = line[label.end():]
         try:
             from model.cards import parse_cards
 

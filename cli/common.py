@@ -1,0 +1,359 @@
+"""Shared pieces of the ``ascent`` command line: error handling, input loading, drawing.
+
+The command line is a thin layer over :mod:`model`; nothing here decides a rule.
+
+* :class:`AscentGroup` turns every error the user can cause into one line
+  ``ascent: error: ...`` on standard error and an exit code (see :data:`EXIT_BAD_INPUT` and
+  friends), never a traceback.
+* :func:`load_source` / :func:`resolve_game` read a POSITION, PLAN or typed-in deal (a file,
+  or ``-`` for standard input) through :func:`model.records.load`, or build a seeded deal from
+  ``--seed N --players P --rules K=V``.
+* :func:`render_game` draws a position as a player sees it: the mountain as a pyramid with
+  the peak on top, then the hands, decks and the cards out of the game.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Sequence
+
+import click
+from rich.console import Console, Group, RenderableType
+from rich.text import Text
+
+from model.cards import Card, parse_card
+from model.deal import Deal
+from model.errors import AscentError, IllegalMoveError, RecordError
+from model.game import LOSS, WIN, Game
+from model.records import Plan, load
+from model.rules import RuleSet
+
+#: Exit codes: success, a finding the user should act on (an illegal move in a plan), bad
+#: input (file, card text, option, position...), an internal error, an interrupt.
+EXIT_OK = 0
+EXIT_FINDING = 1
+EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 70
+EXIT_INTERRUPTED = 130
+
+PROG = "ascent"
+
+
+class CliError(click.ClickException):
+    """An error reported as one line ``ascent: error: <message>`` with ``exit_code``."""
+
+    def __init__(self, message: str, exit_code: int = EXIT_BAD_INPUT) -> None:
+        super().__init__(_one_line(message))
+        self.exit_code = exit_code
+
+    def show(self, file: Any = None) -> None:  # noqa: D401 - click API
+        click.echo(f"{PROG}: error: {self.message}", file=file or sys.stderr)
+
+
+def _one_line(message: str) -> str:
+    return " ".join(str(message).split()) or "unknown error"
+
+
+def error_for(exc: BaseException) -> CliError:
+    """The :class:`CliError` for an exception the user's input can cause.
+
+    ``AscentError`` (engine: bad card, deal, position, record, rule option, illegal move),
+    ``json.JSONDecodeError`` and click's usage errors give exit code 2; ``OSError`` 1;
+    ``KeyboardInterrupt`` 130. Anything else is an internal error (exit 70); its traceback is
+    shown only when the environment variable ``ASCENT_DEBUG`` is set.
+    """
+    if isinstance(exc, CliError):
+        return exc
+    if isinstance(exc, click.UsageError):
+        hint = ""
+        if exc.ctx is not None:
+            hint = f" (see '{exc.ctx.command_path} --help')"
+        return CliError(exc.format_message() + hint, EXIT_BAD_INPUT)
+    if isinstance(exc, click.ClickException):
+        return CliError(exc.format_message(), exc.exit_code or EXIT_BAD_INPUT)
+    if isinstance(exc, (AscentError, json.JSONDecodeError, UnicodeError)):
+        return CliError(str(exc), EXIT_BAD_INPUT)
+    if isinstance(exc, OSError):
+        name = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        return CliError(f"{name}{exc.strerror or exc}", EXIT_FINDING)
+    if isinstance(exc, (KeyboardInterrupt, click.Abort)):
+        return CliError("interrupted", EXIT_INTERRUPTED)
+    return CliError(
+        f"internal error: {type(exc).__name__}: {exc} (set ASCENT_DEBUG=1 for the traceback)",
+        EXIT_INTERNAL,
+    )
+
+
+class AscentGroup(click.Group):
+    """A click group whose commands never end in a traceback.
+
+    Every exception raised while parsing arguments or running a command is turned into one
+    line on standard error by :func:`error_for` and the matching exit code. ``--help`` and
+    ``--version`` behave as usual.
+    """
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            rv = super().main(args, prog_name or PROG, complete_var, False, **extra)
+        except SystemExit:
+            raise
+        except BrokenPipeError:  # `ascent deal --seed 1 | head -1`
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(EXIT_FINDING)
+        except BaseException as exc:  # noqa: BLE001 - the whole point: no traceback
+            if os.environ.get("ASCENT_DEBUG") and not isinstance(exc, (AscentError, click.ClickException)):
+                raise
+            err = error_for(exc)
+            err.show()
+            sys.exit(err.exit_code)
+        sys.exit(rv if isinstance(rv, int) else EXIT_OK)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:  # before click turns it into "Aborted!" with a blank line
+            raise CliError("interrupted", EXIT_INTERRUPTED) from None
+
+
+# ---- input ---------------------------------------------------------------------------------
+
+
+def parse_rules(options: Iterable[str]) -> RuleSet | None:
+    """The :class:`RuleSet` of ``--rules K=V`` options, or ``None`` if none were given.
+
+    Raises :class:`~model.errors.RuleOptionError` for an unknown name or value (its message
+    lists the valid ones).
+    """
+    options = list(options)
+    return RuleSet.from_options(options) if options else None
+
+
+def parse_card_option(text: str) -> Card:
+    """One card text from the command line (``7r``, ``Cg``, ``B``, ``S``); raises
+    :class:`~model.errors.CardSyntaxError` naming the token."""
+    return parse_card(text.strip())
+
+
+@dataclass
+class Source:
+    """What a POSITION/PLAN argument (or ``--seed``) held.
+
+    ``kind`` is ``"plan"`` (a deal and moves; a bare deal is a plan with no moves) or
+    ``"position"``; exactly one of ``plan`` and ``position`` is set. ``name`` says where it
+    came from (a path, ``<stdin>`` or ``seed N``).
+    """
+
+    kind: str
+    name: str
+    plan: Plan | None = None
+    position: Game | None = None
+
+
+def load_source(path: str | None, seed: int | None = None, players: int = 1,
+                rule_options: Sequence[str] = ()) -> Source:
+    """Read ``path`` (``-`` is standard input) with :func:`model.records.load`, or build the
+    deal of ``seed`` for ``players`` players.
+
+    ``rule_options`` (``K=V``) apply to a seeded deal and to a typed-in deal; a plan or a
+    position carries its own rules, so giving both is an error. Raises :class:`CliError`
+    for a missing or doubled source, :class:`~model.errors.AscentError` for bad content.
+    """
+    rules = parse_rules(rule_options)
+    if path is not None and seed is not None:
+        raise CliError("give a file or --seed, not both")
+    if path is None:
+        if seed is None:
+            raise CliError("give a POSITION or PLAN file (or - for standard input), or --seed N")
+        deal = Deal.from_seed(seed, players, rules or RuleSet.standard())
+        return Source("plan", f"seed {seed}", plan=Plan(deal))
+    name = "<stdin>" if path == "-" else path
+    kind, obj = load(path, rules)
+    if rules is not None and kind != "deal":
+        raise CliError(f"{name}: a {kind} carries its own rules; --rules applies to --seed "
+                       "and to typed-in deals")
+    if kind == "position":
+        return Source("position", name, position=obj)
+    if kind == "deal":
+        return Source("plan", name, plan=Plan(obj))
+    return Source("plan", name, plan=obj)
+
+
+def resolve_game(source: Source, step: int | None = None) -> Game:
+    """The position of ``source``: a position as it is; a plan after its first ``step``
+    moves (all of them by default).
+
+    Raises :class:`CliError` if ``step`` is given for a position, lies outside
+    ``0..len(moves)``, or passes an illegal move of the plan (naming the move and ruling).
+    """
+    if source.kind == "position":
+        if step is not None:
+            raise CliError(f"{source.name}: --step applies to a plan, and this is a position")
+        assert source.position is not None
+        return source.position
+    plan = source.plan
+    assert plan is not None
+    n = len(plan.moves)
+    if step is None:
+        step = n
+    elif not 0 <= step <= n:
+        raise CliError(f"{source.name}: --step must be from 0 to {n} (the plan has {n} moves), not {step}")
+    rep = plan.replay(step)
+    if rep.error is not None:
+        raise CliError(
+            f"{source.name}: {describe_illegal(plan, rep.error)}; "
+            f"the plan is legal up to --step {rep.legal_moves}"
+        )
+    return rep.game
+
+
+def describe_illegal(plan: Plan, error: IllegalMoveError) -> str:
+    """``move N (T.. P.. place 7r → row 1 slot 4): illegal (R5): reason`` for the first
+    illegal move of ``plan`` found by :meth:`~model.records.Plan.replay`."""
+    n = error.move_number or 0
+    move = plan.moves[n - 1] if 1 <= n <= len(plan.moves) else None
+    if move is None:
+        return str(error)
+    before = plan.replay(n - 1).game
+    return f"move {n} ({before.move_text(move)}): illegal ({error.ruling}): {error.reason}"
+
+
+# ---- drawing -------------------------------------------------------------------------------
+
+#: rich styles of the colour letters (R1).
+COLOUR_STYLES = {"r": "bold red", "g": "bold green", "b": "bold blue", "y": "bold yellow",
+                 "p": "bold magenta"}
+BRIDGE_STYLE = "bold black on white"
+SUMMIT_STYLE = "bold yellow on grey23"
+EMPTY_STYLE = "dim"
+EMPTY_TEXT = "··"
+CELL = 3  # widest card text: 12g
+
+
+def card_style(card: Card) -> str:
+    """The rich style of ``card``: its colour for Ascent cards, its colour reversed for a
+    Campfire, distinct styles for Bridge and Summit."""
+    if card.is_ascent:
+        return COLOUR_STYLES.get(card.colour, "bold")
+    if card.is_campfire:
+        return f"{COLOUR_STYLES.get(card.colour, 'bold')} reverse"
+    return BRIDGE_STYLE if card.is_bridge else SUMMIT_STYLE
+
+
+def card_text(card: Card) -> Text:
+    """``card``'s text (``7r``, ``Cg``, ``B``, ``S``) in its style."""
+    return Text(card.text, style=card_style(card))
+
+
+def cards_text(cards: Iterable[Card], empty: str = "-") -> Text:
+    """Cards side by side, each in its style; ``empty`` if there are none."""
+    cards = list(cards)
+    if not cards:
+        return Text(empty, style=EMPTY_STYLE)
+    return Text(" ").join(card_text(c) for c in cards)
+
+
+def _cell(card: Card | None) -> Text:
+    if card is None:
+        return Text(EMPTY_TEXT.rjust(CELL), style=EMPTY_STYLE)
+    text = card.text.center(CELL) if len(card.text) == 1 else card.text.rjust(CELL)
+    return Text(text, style=card_style(card))
+
+
+def render_mountain(game: Game) -> Text:
+    """The mountain as a pyramid: the peak on top, each row centred over the row below (each
+    slot sits between the two slots that support it, R3), row numbers in the left margin,
+    empty slots as dim ``··``."""
+    rules = game.rules
+    widest = rules.row_length(1)
+    lines = Text()
+    for row in range(rules.peak_row, 0, -1):
+        length = rules.row_length(row)
+        label = f"{row:>2} peak │ " if row == rules.peak_row else f"{row:>2}      │ "
+        line = Text()
+        line.append(label, style="dim")
+        line.append(" " * ((CELL + 1) // 2 * (widest - length)))
+        cells = [_cell(game.card_at(row, s)) for s in range(1, length + 1)]
+        line.append_text(Text(" ").join(cells))
+        if row != 1:
+            line.append("\n")
+        lines.append_text(line)
+    return lines
+
+
+def outcome_text(game: Game) -> str | None:
+    """``win``/``loss`` sentence for a finished game, ``None`` while it goes on (R10, R12)."""
+    outcome = game.outcome()
+    if outcome == WIN:
+        return f"won: the Summit stands on the peak after {game.turn} turns"
+    if outcome == LOSS:
+        return (f"lost after {game.turn} turns: player {game.to_move + 1} can neither play "
+                "a card nor discard 2")
+    return None
+
+
+def render_game(game: Game, title: str | None = None) -> RenderableType:
+    """A rich renderable of the whole position: the mountain (see :func:`render_mountain`),
+    then one line per player (hand in colour, cards left in the deck, ``▶`` marks the player
+    to move), the cards out of the game, slots filled, the turn and the outcome if over.
+
+    Printed to something that is not a terminal it is plain text (rich drops the styles).
+    """
+    rules = game.rules
+    parts: list[RenderableType] = []
+    head = Text(title or "Mountain", style="bold")
+    if rules.changed_options() or rules.preset != "standard":
+        head.append(f"  (rules: {rules.describe()})", style="dim")
+    parts.append(head)
+    parts.append(render_mountain(game))
+    parts.append(Text(""))
+    over = game.outcome()
+    for p in range(game.players):
+        mark = "▶" if p == game.to_move and over is None else " "
+        line = Text(f"{mark} P{p + 1}  hand: ")
+        line.append_text(cards_text(game.hands[p], empty="(empty)"))
+        line.append(f"   deck: {len(game.decks[p])}", style="dim")
+        parts.append(line)
+    parts.append(Text(
+        f"Out of the game: {len(game.out)} cards · "
+        f"mountain: {game.filled_slots()} of {rules.mountain_slots} slots filled",
+        style="dim",
+    ))
+    result = outcome_text(game)
+    if result is not None:
+        style = "bold green" if over == WIN else "bold red"
+        parts.append(Text(f"Game over: {result}", style=style))
+    else:
+        parts.append(Text(f"Turn {game.turn + 1}: player {game.to_move + 1} to move "
+                          f"({game.turn} moves made)"))
+    return Group(*parts)
+
+
+def console() -> Console:
+    """A rich console on the current standard output (plain text when it is not a
+    terminal); long lines are not wrapped, so card lists stay on one line."""
+    return Console(file=click.get_text_stream("stdout"), soft_wrap=True, highlight=False)
+
+
+# ---- shared click options ------------------------------------------------------------------
+
+def source_options(f: Callable) -> Callable:
+    """``SOURCE`` argument plus ``--seed``, ``--players``, ``--rules``, ``--step``."""
+    f = click.option("--step", "step", type=int, default=None, metavar="K",
+                     help="For a PLAN: the position after its first K moves (default: all).")(f)
+    f = click.option("--rules", "rule_options", multiple=True, metavar="K=V",
+                     help="Rule option for --seed or a typed-in deal (repeatable), "
+                          "e.g. --rules preset=tiny.")(f)
+    f = click.option("--players", type=int, default=1, show_default=True, metavar="P",
+                     help="Players (1-5) with --seed.")(f)
+    f = click.option("--seed", type=int, default=None, metavar="N",
+                     help="Instead of a file: the start of deal number N.")(f)
+    f = click.argument("source", metavar="[POSITION|PLAN]", required=False)(f)
+    return f

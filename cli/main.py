@@ -1,0 +1,59 @@
+"""The ``ascent`` command line (console script ``ascent = cli.main:main``).
+
+A thin click layer over :mod:`model`: each command lives in its own module and is
+registered here with ``main.add_command``. Errors are one line on standard error, never a
+traceback (see :class:`cli.common.AscentGroup`).
+"""
+
+from __future__ import annotations
+
+import click
+
+from cli.common import AscentGroup
+from cli.deal import deal
+from cli.legal import legal
+from cli.replay import replay
+from cli.show import show
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("ascent")
+    except Exception:  # noqa: BLE001 - not installed: running from a checkout
+        return "0+unknown"
+
+
+@click.group(cls=AscentGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(_version(), "--version", prog_name="ascent", message="%(prog)s %(version)s")
+def main() -> None:
+    """Exhaustive solver and analysis tool for Tranquility: The Ascent.
+
+    Cards are written 7r 12g 3b (Ascent cards: value and colour r/g/b), Cr Cg Cb
+    (Campfires), B (Bridge) and S (Summit). A POSITION or PLAN is a JSON file (or -
+    for standard input); a deal may also be typed in as text, one deck per line.
+
+    \b
+    Examples:
+      ascent deal --seed 1 --players 2 > seed1.txt
+      ascent deal --seed 1 --players 2 --json > plan.json
+      ascent show plan.json --step 3
+      ascent legal --seed 1 --players 2 --explain 7r
+      ascent replay plan.json
+
+    Exit codes: 0 ok, 1 an illegal move in a replayed plan, 2 bad input.
+    """
+
+
+main.add_command(deal)
+main.add_command(show)
+main.add_command(legal)
+main.add_command(replay)
+# `ascent solve` (cli/solve.py, written separately) is registered here:
+#     from cli.solve import solve
+#     main.add_command(solve)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

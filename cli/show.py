@@ -1,0 +1,31 @@
+"""``ascent show``: draw a position (the mountain, hands, decks)."""
+
+from __future__ import annotations
+
+import click
+
+from cli.common import console, load_source, render_game, resolve_game, source_options
+
+
+@click.command()
+@source_options
+def show(source: str | None, seed: int | None, players: int, rule_options: tuple[str, ...],
+         step: int | None) -> None:
+    """Draw a POSITION, or a PLAN after K moves: the mountain with the peak on top, each
+    card in its colour, empty slots as ··; then each player's hand and deck, the cards out
+    of the game, the turn and the outcome if the game is over.
+
+    POSITION|PLAN is a JSON file (a plan, a position or a deal), a typed-in deal, or - for
+    standard input. Use --seed instead of a file for the start of a seeded deal.
+
+    \b
+    Examples:
+      ascent show plan.json
+      ascent show plan.json --step 0
+      ascent show --seed 1 --players 3
+      ascent deal --seed 1 | ascent show -
+    """
+    src = load_source(source, seed, players, rule_options)
+    game = resolve_game(src, step)
+    title = f"{src.name}" + (f", after {step} moves" if step is not None else "")
+    console().print(render_game(game, title))
