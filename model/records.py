@@ -43,8 +43,8 @@ def read_text(path: str | Path) -> str:
         import sys
 
         return sys.stdin.read()
-    try:
-        return Path(path).read_text(encoding="utf-8")
+    try:  # utf-8-sig: a byte-order mark that some editors write is dropped
+        return Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise RecordError(f"{path}: no such file") from None
     except IsADirectoryError:

@@ -145,7 +145,7 @@ class RuleSet:
                     f"unknown rule option {k!r}; valid options: {', '.join(valid)}"
                 )
             if k == "preset":
-                if v not in PRESETS:
+                if not isinstance(v, str) or v not in PRESETS:
                     raise RuleOptionError(
                         f"unknown preset {v!r}; valid presets: {', '.join(PRESETS)}"
                     )

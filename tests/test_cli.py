@@ -138,6 +138,24 @@ def test_deal_json_is_a_plan_record(players):
     assert plan.deal.seed == 9
 
 
+def test_rule_preset_that_is_not_a_string_is_a_rule_option_error():
+    # model/rules.py fix: a JSON list or object as preset used to raise TypeError
+    from model.errors import RuleOptionError
+
+    for bad in (["tiny"], {"x": 1}, 3):
+        with pytest.raises(RuleOptionError, match="valid presets: standard, tiny"):
+            RuleSet.from_options({"preset": bad})
+
+
+def test_a_file_with_a_byte_order_mark_loads(tmp_path):
+    # model/records.py fix: a UTF-8 BOM (Windows editors) used to make JSON read as card text
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + run("deal", "--seed", "2", "--json").stdout.encode())
+    result = run("show", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert mountain_from_output(result.stdout) == expected_cells(Game(Deal.from_seed(2)))
+
+
 def test_deal_text_is_readable_by_show_through_stdin():
     text = run("deal", "--seed", "5", "--players", "2").stdout
     result = run("show", "-", input=text)
@@ -447,6 +465,7 @@ def _bad_inputs(tmp_path: Path) -> list[tuple[list[str], int, tuple[str, ...]]]:
         "badtext.txt": "7r 8g 99q\n",
         "badrules.json": json.dumps({**good, "rules": {"colour": "x"}}),
         "badmove.json": json.dumps({**good, "moves": [{"player": 1, "kind": "jump"}]}),
+        "badpreset.json": json.dumps({**good, "rules": {"preset": ["tiny"]}}),
     }
     for name, text in files.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
@@ -467,6 +486,7 @@ def _bad_inputs(tmp_path: Path) -> list[tuple[list[str], int, tuple[str, ...]]]:
         (["show", f"{t}/badtext.txt"], 2, ("'99q'", "position 3", "line 1")),
         (["replay", f"{t}/badrules.json"], 2, ("unknown rule option 'colour'", "valid options")),
         (["replay", f"{t}/badmove.json"], 2, ("move 1", "kind")),
+        (["replay", f"{t}/badpreset.json"], 2, ("unknown preset ['tiny']", "standard, tiny")),
         (["deal", "--seed", "1", "--rules", "colour=x"], 2, ("'colour'", "preset, rows")),
         (["deal", "--seed", "1", "--rules", "dealing=shuffled"], 2, ("round-robin, blocks",)),
         (["deal", "--seed", "1", "--players", "0"], 2, ("players must be 1 to 5, not 0",)),
