@@ -120,6 +120,8 @@ def _parse(token: str) -> Card:
     t = token.strip()
     if not t:
         raise CardSyntaxError(token, reason="empty")
+    if not t.isascii():  # no look-alikes: '²r', '٣r', '７r', 'ſ' (which upper-cases to 'S')
+        raise CardSyntaxError(token, reason="card text is ASCII")
     head = t[0].upper()
     if len(t) == 1 and head == "B":
         return BRIDGE_CARD
@@ -137,6 +139,8 @@ def _parse(token: str) -> Card:
         i += 1
     rest = t[i:].lower()
     if digits and len(rest) == 1 and rest in COLOUR_LETTERS:
+        if len(digits) > 9:  # int() refuses > 4300 digits with a bare ValueError
+            raise CardSyntaxError(token, reason="value too large")
         value = int(digits)
         if value < 1 or digits.startswith("0"):
             raise CardSyntaxError(token, reason="value must be a whole number ≥ 1")
@@ -158,7 +162,7 @@ def parse_card(token: str, position: int | None = None) -> Card:
     try:
         return _parse(token)
     except CardSyntaxError as exc:
-        raise CardSyntaxError(token, position, exc.args[0].split(": ", 1)[-1]) from None
+        raise CardSyntaxError(token, position, exc.reason) from None
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:

@@ -22,6 +22,7 @@ class CardSyntaxError(AscentError):
     def __init__(self, token: str, position: int | None = None, reason: str = "") -> None:
         self.token = token
         self.position = position
+        self.reason = reason
         where = f" at position {position}" if position is not None else ""
         why = f": {reason}" if reason else ""
         super().__init__(f"bad card {token!r}{where}{why}")

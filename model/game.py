@@ -624,6 +624,8 @@ def _check_mountain(rules: RuleSet, rows: list[list[Card]]) -> None:
                 raise InvalidDealError(f"Summit at {where}: a Summit goes only on the peak (R10)")
             if c.is_ascent and r > rules.max_row(c.value):
                 raise InvalidDealError(f"{c} at {where} is above its height (R4)")
+            if c.is_campfire and r >= rules.rows:  # its card must have moved strictly higher
+                raise InvalidDealError(f"{c} at {where}: no higher row for the card it replaced (R9)")
             if c.is_bridge and (s == 1 or s == length):
                 raise InvalidDealError(f"Bridge at {where}, the end of a row (R7)")
             if s > 1:
