@@ -26,7 +26,7 @@ from rich.text import Text
 
 from model.cards import Card, parse_card
 from model.deal import Deal
-from model.errors import AscentError, IllegalMoveError, RecordError
+from model.errors import AscentError, IllegalMoveError
 from model.game import LOSS, WIN, Game
 from model.records import Plan, load
 from model.rules import RuleSet
@@ -98,6 +98,8 @@ class AscentGroup(click.Group):
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
              **extra: Any) -> Any:
+        """Run the command line; in standalone mode (the console script) every error ends
+        as one line on standard error and ``sys.exit`` with its code."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
@@ -117,6 +119,7 @@ class AscentGroup(click.Group):
         sys.exit(rv if isinstance(rv, int) else EXIT_OK)
 
     def invoke(self, ctx: click.Context) -> Any:
+        """Invoke the subcommand; an interrupt becomes :class:`CliError` (exit 130)."""
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:  # before click turns it into "Aborted!" with a blank line
