@@ -25,7 +25,7 @@ def _version() -> str:
         return "0+unknown"
 
 
-@click.group(cls=AscentGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(name="ascent", cls=AscentGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(_version(), "--version", prog_name="ascent", message="%(prog)s %(version)s")
 def main() -> None:
     """Exhaustive solver and analysis tool for Tranquility: The Ascent.
