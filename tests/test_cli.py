@@ -580,3 +580,15 @@ def test_legal_with_one_card_in_hand_has_no_discard_two(tmp_path):
     shown = run("show", str(path)).stdout
     assert "(rules: tiny)" in shown
     assert mountain_from_output(shown) == expected_cells(game)
+
+
+def test_rules_option_applies_to_a_typed_in_deal(tmp_path):
+    rules = RuleSet.from_options(["preset=tiny"])
+    deal = Deal.from_seed(6, 2, rules)
+    path = tmp_path / "table.txt"
+    path.write_text("\n".join(" ".join(c.text for c in d) for d in deal.decks), encoding="utf-8")
+    assert_one_line_error(run("show", str(path)), 2, "table.txt")  # read as the standard deck
+    result = run("show", str(path), "--rules", "preset=tiny")
+    assert result.exit_code == 0, result.stderr
+    assert mountain_from_output(result.stdout) == expected_cells(Game(deal))
+    assert f"hand: {' '.join(c.text for c in Game(deal).hands[1])}" in result.stdout
