@@ -11,7 +11,7 @@ import json
 import random
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from model.cards import (
