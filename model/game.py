@@ -419,6 +419,11 @@ class Game:
         if move.player != p + 1:
             raise IllegalMoveError("R11", f"it is player {p + 1}'s turn, not player {move.player}'s")
         hand = count_cards(self.hands[p])
+        if move.kind not in (DISCARD, PLACE, CAMPFIRE):
+            raise IllegalMoveError("R11", f"a move is a discard, place or campfire, not {move.kind!r}")
+        if (move.kind != CAMPFIRE and (move.to_row or move.to_slot)) or (
+                move.kind == DISCARD and (move.card is not None or move.row or move.slot)):
+            raise IllegalMoveError("R11", f"a {move.kind} move with fields it does not use: {move}")
         if move.kind == DISCARD:
             if len(move.discard) != 2:
                 raise IllegalMoveError("R11", f"a discard turn discards exactly 2 cards, not {len(move.discard)}")

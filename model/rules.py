@@ -111,7 +111,7 @@ class RuleSet:
     @classmethod
     def tiny(cls) -> "RuleSet":
         """3 rows + peak (4+3+2+1 = 10 slots), values 1–4 in 2 colours, 2 copies, 1 Campfire
-        per colour, 1 Bridge, 2 Summits: 16 + 2 + 1 + 1 = 20 cards; hands of 3."""
+        per colour, 1 Bridge, 1 Summit: 16 + 2 + 1 + 1 = 20 cards; hands of 3."""
         return cls(
             preset="tiny", rows=3, values=4, colours=2, copies=2, campfires=1,
             bridges=1, summits=1, hand_size=3,

@@ -268,7 +268,9 @@ def test_random_play_keeps_every_invariant(deal: Deal, data) -> None:
 
 
 def corruptions(data, game_rules: RuleSet, move: Move) -> list[tuple[str, Move]]:
-    """Single-move corruptions of ``move``: card, row, slot, player, drop/add a discard."""
+    """Single-move corruptions of ``move``: card, row, slot, player, drop/add a discard; also
+    a bogus kind and fields the kind does not use (a discard naming a card, a placement
+    naming a ``to_row``)."""
     deck = sorted(set(game_rules.composition()), key=Card.sort_key)
     out = []
     rep = dataclasses.replace
@@ -278,6 +280,7 @@ def corruptions(data, game_rules: RuleSet, move: Move) -> list[tuple[str, Move]]
         out.append(("card", rep(move, discard=move.discard[:i] + (other,) + move.discard[i + 1:])))
         out.append(("kind", rep(move, kind=PLACE, card=move.discard[0], row=1, slot=1,
                                discard=move.discard[1:])))
+        out.append(("extra field", rep(move, card=other, row=1, slot=1)))
     else:
         other = data.draw(st.sampled_from([c for c in deck if c != move.card]), label="card")
         out.append(("card", rep(move, card=other)))
@@ -291,6 +294,9 @@ def corruptions(data, game_rules: RuleSet, move: Move) -> list[tuple[str, Move]]
                 st.sampled_from([r for r in range(1, rows + 1) if r != move.to_row])))))
             out.append(("to_slot", rep(move, to_slot=data.draw(
                 st.sampled_from([s for s in range(1, rows + 2) if s != move.to_slot])))))
+    if move.kind == PLACE:
+        out.append(("extra field", rep(move, to_row=move.row + 1, to_slot=1)))
+    out.append(("bogus kind", rep(move, kind="pass")))
     out.append(("player", rep(move, player=data.draw(
         st.sampled_from([p for p in range(1, 7) if p != move.player]), label="player"))))
     if move.discard:
@@ -383,7 +389,8 @@ def test_replay_rejects_every_corruption_of_whole_tiny_games() -> None:
                 if bad not in legal_sets[i]:
                     kinds[kind] += 1
                     expect_rejected_at(deal, moves[:i] + [bad], i, keys)
-    assert {"card", "row", "slot", "player", "add"} <= set(kinds)
+    assert {"card", "row", "slot", "player", "add", "drop", "kind", "extra field",
+            "bogus kind"} <= set(kinds), kinds
 
 
 def _draw(rng: random.Random, strategy):
@@ -482,3 +489,24 @@ def test_random_simulation_conformance() -> None:
             with pytest.raises(IndexError):
                 game.pop()
     assert {"campfire", "onto bridge", "summit", "bridge", WIN, LOSS} <= set(seen), seen
+
+
+def test_check_refuses_moves_with_unused_fields_or_a_bogus_kind() -> None:
+    """Regression (bug fixed in model/game.py): ``check``/``push`` accepted moves that are not
+    in ``legal_moves`` — a ``place`` move carrying a ``to_row``/``to_slot``, a ``discard``
+    naming a card and slot, and an unknown kind (applied as a placement) — so ``replay``
+    accepted such corrupted records."""
+    game = Game(Deal.from_seed(1))
+    moves = game.legal_moves()
+    place = next(m for m in moves if m.kind == PLACE)
+    disc = next(m for m in moves if m.kind == DISCARD)
+    for bad in (dataclasses.replace(place, to_row=2, to_slot=1),
+                dataclasses.replace(disc, card=place.card, row=1, slot=1),
+                dataclasses.replace(place, kind="pass")):
+        assert bad not in moves
+        with pytest.raises(IllegalMoveError) as exc:
+            game.push(bad)
+        assert exc.value.ruling == "R11"
+        r = replay(game.deal, [bad])
+        assert r.error is not None and r.error.move_number == 1
+    assert game.turn == 0
