@@ -132,6 +132,16 @@ class Search:
         self.node_limit = node_limit
         self.progress = progress
         self.decks = [tuple(self.t.id_of[c] for c in d) for d in deal.decks]
+        # colour-free tie-break: where a card type first stands in its player's deck. A
+        # relabelling of colours keeps these positions, so the search order (and the plan)
+        # changes only by the relabelling.
+        self.first_pos = []
+        for d in self.decks:
+            fp = [255] * (self.t.dead + 1)
+            for i, c in enumerate(d):
+                if fp[c] == 255:
+                    fp[c] = min(i, 254)
+            self.first_pos.append(fp)
         # mutable state
         self.rows: list[list[int]] = [[] for _ in range(self.R)]
         self.hands: list[list[int]] = [[] for _ in range(self.P)]
@@ -418,6 +428,16 @@ class Search:
         if self.n_remaining < need_total + 1:
             self.pruned["cards"] += 1
             return True
+        if self.P > 1:
+            # R12: each of the next need_total+1 moves is made by the player in turn and
+            # uses at least one card of that player's hand and deck
+            n = need_total + 1
+            hands, decks, ptr = self.hands, self.decks, self.ptr
+            for q in range(self.P):
+                turns = (n - (q - self.to_move) % self.P + self.P - 1) // self.P
+                if len(hands[q]) + len(decks[q]) - ptr[q] < turns:
+                    self.pruned["cards"] += 1
+                    return True
         if self.objective == "turns" and need_total + 1 > budget:
             self.pruned["objective"] += 1
             return True
@@ -477,6 +497,8 @@ class Search:
             return [()]
         if k > len(cards):
             return []
+        fp = self.first_pos[self.to_move]
+        cards = sorted(cards, key=fp.__getitem__)
         if self.sw.dominance:
             dead = [c for c in cards if self.is_dead(c, flags)]
             summits = [c for c in cards if c == self.t.summit]
@@ -484,13 +506,21 @@ class Search:
                 dead.extend(summits[1:])
             if len(dead) >= k:
                 return [tuple(sorted(dead[:k]))]
+            # (dead cards in first-position order: the choice among them is colour-free)
             live = list(cards)
             for c in dead:
                 live.remove(c)
             return [tuple(sorted(dead + list(x))) for x in _multisets(live, k - len(dead))]
-        return [tuple(x) for x in _multisets(sorted(cards), k)]
+        return [tuple(sorted(x)) for x in _multisets(cards, k)]
 
     def _order_key(self, mv: tuple) -> tuple:
+        kind, card, r, s, r2, s2, disc = mv
+        fp = self.first_pos[self.to_move]
+        tie = (kind, fp[card] if card >= 0 else -1, r, s, r2, s2,
+               tuple(sorted(fp[c] for c in disc)))
+        return self._heuristic_key(mv) + tie
+
+    def _heuristic_key(self, mv: tuple) -> tuple:
         kind, card, r, s, r2, s2, disc = mv
         t = self.t
         # keep Summits, Campfires and cards that fit many slots; spend dead and far cards

@@ -176,6 +176,9 @@ def test_relabelling_colours_changes_nothing_but_colours(deal: Deal, data: st.Da
         if a.verdict == "win":
             # the relabelled plan wins the relabelled deal with the same value
             moved = relabel_moves(a.plan.moves, perm)
+            # and it is exactly the plan found for the relabelled deal: the search order is
+            # colour-free, so only the colours change
+            assert b.plan.moves == moved, where
             r = replay(other, moved)
             assert r.error is None and r.outcome == "win", where
             if objective == "waste":
