@@ -14,6 +14,7 @@ from cli.deal import deal
 from cli.legal import legal
 from cli.replay import replay
 from cli.show import show
+from cli.solve import solve
 
 
 def _version() -> str:
@@ -41,6 +42,7 @@ def main() -> None:
       ascent show plan.json --step 3
       ascent legal --seed 1 --players 2 --explain 7r
       ascent replay plan.json
+      ascent solve --seed 1 --objective waste
 
     Exit codes: 0 ok, 1 an illegal move in a replayed plan, 2 bad input.
     """
@@ -50,9 +52,7 @@ main.add_command(deal)
 main.add_command(show)
 main.add_command(legal)
 main.add_command(replay)
-# `ascent solve` (cli/solve.py, written separately) is registered here:
-#     from cli.solve import solve
-#     main.add_command(solve)
+main.add_command(solve)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,178 @@
+"""``ascent solve``: decide a deal with every card known, and show the (optimal) play."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.text import Text
+
+from cli.common import CliError, console, load_source, render_game
+from model.deal import Deal
+from model.game import Game
+from model.records import dumps, replay
+from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolveResult
+
+SOLVERS = ("dfs", "cpsat", "portfolio")
+
+
+def run_solver(name: str, deal: Deal, objective: str, time_limit: float | None,
+               memory_limit: int, node_limit: int | None, workers: int, seed: int,
+               verbose: bool, progress: Any) -> SolveResult:
+    """Dispatch to the named solver (``dfs``, ``cpsat`` or ``portfolio``)."""
+    if name == "dfs":
+        from solver.dfs import solve
+
+        return solve(deal, objective, time_limit=time_limit, node_limit=node_limit,
+                     memory_limit_mb=memory_limit, progress=progress)
+    try:
+        if name == "cpsat":
+            from solver.cpsat import solve_cpsat
+
+            return solve_cpsat(deal, objective, time_limit=time_limit, workers=workers,
+                               seed=seed, verbose=verbose)
+        from solver.portfolio import solve_portfolio
+
+        return solve_portfolio(deal, objective, time_limit=time_limit, workers=workers,
+                               seed=seed, memory_limit_mb=memory_limit, verbose=verbose)
+    except NotImplementedError as exc:
+        raise CliError(f"--solver {name}: {exc}") from None
+
+
+def verdict_line(res: SolveResult, time_limit: float | None) -> str:
+    """One line: verdict, objective value and whether it is proven, who proved it, effort."""
+    st = res.stats
+    effort = f"{st.get('nodes', 0):,} nodes in {st.get('seconds', 0):.2f} s"
+    if res.verdict == WIN:
+        assert res.plan is not None
+        game = replay(res.plan.deal, res.plan.moves).game
+        head = f"win in {len(res.plan.moves)} turns, {len(game.out)} cards out of the game"
+        if res.objective != "none":
+            what = "waste" if res.objective == "waste" else "turns"
+            if res.optimal:
+                head += f" · {what} {res.value}, proven optimal"
+            else:
+                head += f" · {what} {res.value}, best found; proven lower bound {res.bound}"
+        return f"{head} · {res.solver} · {effort}"
+    if res.verdict == LOSS:
+        return (f"loss: no play wins (proven by exhaustive search) · furthest: "
+                f"{res.best_progress} slots · {res.solver} · {effort}")
+    limit = f"the time limit ({time_limit:g} s)" if time_limit else "a search limit"
+    return (f"unknown: {limit} ran out before a win or a proof · furthest: "
+            f"{res.best_progress} slots · {res.solver} · {effort}")
+
+
+@click.command()
+@click.option("--seed", type=int, default=None, metavar="N", help="Solve deal number N.")
+@click.option("--deal", "deal_file", default=None, metavar="FILE",
+              help="Solve a deal from FILE: a typed-in deal (one deck per line), a plan or "
+                   "a deal JSON record (solved from its start); - is standard input.")
+@click.option("--players", type=int, default=1, show_default=True, metavar="P",
+              help="Players (1-5) with --seed.")
+@click.option("--rules", "rule_options", multiple=True, metavar="K=V",
+              help="Rule option (repeatable), e.g. --rules bridge_replace_cost=left.")
+@click.option("--objective", type=click.Choice(OBJECTIVES), default="none", show_default=True,
+              help="none: any win; waste: fewest cards out of the game; turns: fewest moves.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="S", help="Give up after S seconds (verdict unknown). Default: none.")
+@click.option("--node-limit", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Give up after N search nodes (deterministic, unlike --time-limit).")
+@click.option("--memory-limit", type=click.IntRange(min=16), default=2048, show_default=True,
+              metavar="MB", help="Cap on the transposition table's memory.")
+@click.option("--solver", "solver_name", type=click.Choice(SOLVERS), default="dfs",
+              show_default=True, help="Which exact solver runs.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="CP-SAT workers (cpsat/portfolio).")
+@click.option("--solver-seed", type=int, default=0, show_default=True,
+              help="Random seed of CP-SAT (cpsat/portfolio).")
+@click.option("--verbose", is_flag=True, help="Show the solver's log (cpsat).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print {verdict, plan, objective, bound, best_progress, stats} as JSON.")
+@click.option("--no-timing", is_flag=True,
+              help="Leave seconds and rates out of the JSON stats, so that equal input "
+                   "gives byte-identical output.")
+@click.option("--output", "output", default=None, metavar="FILE",
+              help="Also write the plan (or the furthest line) as a game record to FILE; "
+                   "an existing FILE is never overwritten.")
+def solve(seed: int | None, deal_file: str | None, players: int, rule_options: tuple[str, ...],
+          objective: str, time_limit: float | None, node_limit: int | None, memory_limit: int,
+          solver_name: str, workers: int, solver_seed: int, verbose: bool, as_json: bool,
+          no_timing: bool, output: str | None) -> None:
+    """Decide a deal with every card known: win (with the play), loss (proven) or unknown.
+
+    One planner plays every seat in turn order with all hands and decks open. "win" comes
+    only with a plan the rules engine replays to a win; "loss" only after an exhaustive
+    search; "unknown" when a limit ran out. For a loss or unknown, the furthest the deal
+    can be taken (most mountain slots filled) and the line that gets there are shown.
+
+    \b
+    Examples:
+      ascent solve --seed 1
+      ascent solve --seed 7 --players 3 --objective waste --time-limit 30
+      ascent solve --deal my-table.txt --json > answer.json
+    """
+    if (seed is None) == (deal_file is None):
+        raise CliError("give exactly one of --seed N and --deal FILE")
+    if output is not None and Path(output).exists():
+        raise CliError(f"{output}: exists; the plan is never written over an existing file")
+    src = load_source(deal_file, seed=seed, players=players, rule_options=rule_options)
+    if src.kind != "plan" or src.plan is None:
+        raise CliError(f"{src.name}: solve takes a deal (seeded, typed in, or a record), "
+                       f"not a {src.kind}")
+    deal = src.plan.deal
+
+    status = None
+    progress = None
+    if sys.stderr.isatty() and not verbose:
+        from rich.console import Console
+
+        err = Console(stderr=True)
+        status = err.status("solving…")
+
+        def progress(st: dict) -> None:
+            status.update(f"solving… {st['nodes']:,} nodes · {st['nodes_per_second']:,} nodes/s"
+                          f" · furthest {st['best_progress']} slots · "
+                          f"table {st['table_entries']:,}")
+
+        status.start()
+    try:
+        res = run_solver(solver_name, deal, objective, time_limit, memory_limit, node_limit,
+                         workers, solver_seed, verbose, progress)
+    finally:
+        if status is not None:
+            status.stop()
+
+    data = res.to_json()
+    if no_timing:
+        data["stats"] = {k: v for k, v in data["stats"].items()
+                         if k != "seconds" and "per_second" not in k}
+    if output is not None:
+        record = (res.plan.to_json() if res.plan is not None
+                  else {**data["plan"]} if data["plan"] else None)
+        if record is None:
+            from model.records import Plan
+
+            record = Plan(deal, res.best_line, {"verdict": res.verdict}).to_json()
+        try:
+            with open(output, "x", encoding="utf-8") as fh:
+                fh.write(dumps(record) + "\n")
+        except OSError as exc:
+            raise CliError(f"{output}: cannot write ({exc.strerror or exc.__class__.__name__})") from None
+    if as_json:
+        click.echo(dumps(data))
+        return
+    out = console()
+    out.print(Text(verdict_line(res, time_limit), style="bold"))
+    line = res.plan.moves if res.plan is not None else res.best_line
+    if res.verdict != WIN:
+        out.print(f"Furthest line ({len(line)} moves, {res.best_progress} slots):")
+    game = Game(deal)
+    for mv in line:
+        out.print(game.move_text(mv), highlight=False)
+        game.push(mv)
+    out.print(render_game(game, title="Final mountain" if res.verdict == WIN else
+                          "Furthest position"))
+    if res.verdict == UNKNOWN and res.objective != "none" and res.bound is not None:
+        out.print(f"Proven lower bound on {res.objective}: {res.bound}")
