@@ -167,6 +167,7 @@ class Search:
         self.best_progress = -1
         self.best_line: list[tuple] = []
         self.win_line: list[tuple] | None = None
+        self.stopped = False
         self.t0 = time.monotonic()
         self.last_report = self.t0
 
@@ -458,7 +459,76 @@ class Search:
             if have < need:
                 self.pruned["height"] += 1
                 return True
+        if self.objective == "waste" and self.waste_lower_bound() > budget:
+            self.pruned["objective"] += 1
+            return True
         return False
+
+    def _prepare_waste_tables(self) -> None:
+        """Solo: per height h, deck positions of the cards that can fill rows ≥ h and how many
+        stand before each position; the next Summit at or after each position."""
+        deck = self.decks[0]
+        n = len(deck)
+        mr = self.t.maxrow
+        self.qual_pos = [[]] + [[i for i, c in enumerate(deck) if mr[c] >= h] for h in range(1, self.R + 1)]
+        self.qual_before = [[]]
+        for h in range(1, self.R + 1):
+            before = [0] * (n + 1)
+            for i, c in enumerate(deck):
+                before[i + 1] = before[i] + (mr[c] >= h)
+            self.qual_before.append(before)
+        nxt = [INF] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            nxt[i] = i if deck[i] == self.t.summit else nxt[i + 1]
+        self.next_summit = nxt
+
+    def waste_lower_bound(self) -> int:
+        """Cards that must still leave the game (INF if no win is possible).
+
+        Every Bridge on the mountain leaves the game when replaced. Solo, moreover: let k be
+        the shortest stretch of the deck that, with the hand, holds a Summit and, for every
+        height h, enough cards to fill the empty slots and Bridges of rows ≥ h (R4). Each
+        card played or spent draws one card, so reaching the k-th card and playing it spends
+        at least k + 1 cards, of which at most E (the slots still to fill, the peak included)
+        end on the mountain: at least k + 1 - E are discarded.
+        """
+        nb = self.n_bridges
+        if self.P != 1:
+            return nb
+        if not hasattr(self, "qual_pos"):
+            self._prepare_waste_tables()
+        hand = self.hands[0]
+        ptr = self.ptr[0]
+        mr = self.t.maxrow
+        k = 0
+        if self.t.summit not in hand:
+            ns = self.next_summit[ptr]
+            if ns >= INF:
+                return INF
+            k = ns - ptr + 1
+        rows, rowlen, bridge = self.rows, self.rowlen, self.t.bridge
+        need = 0
+        for h in range(self.R, 0, -1):
+            row = rows[h - 1]
+            need += rowlen[h - 1] - len(row)
+            if nb:
+                need += row.count(bridge)
+            m = need
+            for c in hand:
+                if mr[c] >= h:
+                    m -= 1
+            if m > 0:
+                idx = self.qual_before[h][ptr] + m - 1
+                pos = self.qual_pos[h]
+                if idx >= len(pos):
+                    return INF
+                kk = pos[idx] - ptr + 1
+                if kk > k:
+                    k = kk
+        if k == 0:
+            return nb
+        e = self._slots_below_peak - self.filled + nb + 1
+        return nb + max(0, k + 1 - e)
 
     # ---- search --------------------------------------------------------------------------
 
@@ -624,13 +694,21 @@ class Search:
     beam_real = 1
     beam_bridge = 5
 
-    def beam(self, width: int) -> bool:
+    def beam(self, width: int, cap: int = INF) -> bool:
         """Beam search by turns: keep the ``width`` states that have spent the fewest cards
-        (ties: most slots filled). Sets ``win_line`` and returns True on a win. Heuristic: a
-        failure proves nothing."""
+        (a Bridge on the mountain counts as a card to spend; ties: most cards placed).
+
+        For ``none`` and ``turns`` the first win is returned (layers are turns, so it is the
+        beam's fewest-turn win); for ``waste`` the beam runs on and keeps its cheapest win,
+        dropping states that cannot beat it. Only wins of objective value < ``cap`` count.
+        Sets ``win_line``; returns True if a win was found. Heuristic: a failure proves
+        nothing.
+        """
         start = self.snapshot()
         layer = [(start, [])]
         total = self._slots_total
+        found = False
+        waste_mode = self.objective == "waste"
         try:
             while layer:
                 seen: dict[bytes, tuple] = {}
@@ -643,23 +721,39 @@ class Search:
                             self._check_limits()
                         rec = self.apply(mv)
                         if self.filled == total:
-                            self.win_line = line + [mv]
-                            return True
+                            win = line + [mv]
+                            value = self.line_cost(win)
+                            if value < cap:
+                                self.win_line = win
+                                cap = value
+                                found = True
+                                if not waste_mode:
+                                    return True
+                            self.undo(mv, rec)
+                            continue
                         if self.filled > self.best_progress:
                             self.best_progress = self.filled
                             self.best_line = line + [mv]
+                        spent = sum(self.ptr) - sum(len(h) for h in self.hands) - self.filled
+                        if waste_mode and spent + self.n_bridges >= cap:
+                            self.undo(mv, rec)
+                            continue
                         if not self.bound_fails(INF) and self._can_move():
                             f2 = self.dead_flags()
                             k = self.key(f2)
                             if k not in seen:
-                                spent = sum(self.ptr) - sum(len(h) for h in self.hands) - self.filled
                                 real = self.filled - self.n_bridges
                                 score = (spent * self.beam_spent + self.n_bridges * self.beam_bridge - real * self.beam_real, -real)
                                 seen[k] = (score, self.snapshot(), line, mv)
                         self.undo(mv, rec)
                 best = sorted(seen.values(), key=lambda e: e[0])[:width]
                 layer = [(snap, line + [mv]) for _, snap, line, mv in best]
-            return False
+            return found
+        except _Stop:
+            if found:  # keep the win found before the limit ran out
+                self.stopped = True
+                return True
+            raise
         finally:
             self.restore(start)
 
@@ -720,6 +814,8 @@ class Search:
         lb = self.tt.get(self.key(flags), 0) if self.sw.transposition else 0
         if self.objective == "turns":
             lb = max(lb, self._slots_total)
+        if self.objective == "waste":
+            lb = max(lb, self.waste_lower_bound())
         return lb
 
     def result(self, best: list[tuple] | None, best_value: int | None, exhausted: bool) -> SolveResult:
@@ -794,7 +890,7 @@ def solve(
     node_limit: int | None = None,
     memory_limit_mb: int = 2048,
     progress: Callable[[dict], None] | None = None,
-    beam_widths: tuple[int, ...] = (32, 256),
+    beam_widths: tuple[int, ...] = (8, 32, 256),
     **switches,
 ) -> SolveResult:
     """Decide ``deal`` with every card known; optionally find the optimal win.
@@ -827,23 +923,28 @@ def solve(
     best_value: int | None = None
     exhausted = False
     try:
-        found = False
+        # phase 1 (heuristic): beams of growing width look for a first, then a better, win
         for width in beam_widths:
-            if s.beam(width):
-                found = True
-                break
-        if found or s.dfs(INF):
-            best = s.win_line
-            best_value = s.line_cost(best)
-            if objective != "none":
-                while best_value > s.root_bound():
-                    if not s.dfs(best_value - 1):
-                        break
-                    best = s.win_line
-                    best_value = s.line_cost(best)
-            exhausted = True
-        else:
-            exhausted = True
+            cap = best_value if best_value is not None else INF
+            if s.beam(width, cap):
+                best = s.win_line
+                best_value = s.line_cost(best)
+                if objective == "none":
+                    break
+                if s.stopped:
+                    raise _Stop
+        # phase 2 (exact): a win within budget best - 1, until a search fails (optimal)
+        if best is None:
+            if s.dfs(INF):
+                best = s.win_line
+                best_value = s.line_cost(best)
+        if best is not None and objective != "none":
+            while best_value > s.root_bound():
+                if not s.dfs(best_value - 1):
+                    break
+                best = s.win_line
+                best_value = s.line_cost(best)
+        exhausted = True
     except _Stop:
         pass
     finally:
