@@ -1,0 +1,154 @@
+"""Portfolio: the DFS and CP-SAT run side by side (one process each, the two cores of the
+machine), and the first that *proves* the answer is reported, naming which one did (issue 4).
+
+Proven means: ``loss``; or ``win`` with objective ``none``; or ``win`` with ``optimal=True``.
+When neither proves anything within the limit, the answers are merged: the best win found
+(lowest objective value), and the larger of the two proven lower bounds. Two proven verdicts
+that disagree would be a bug in one solver: :class:`~solver.result.SolverBug` is raised rather
+than one of them being shown.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import time
+from multiprocessing.connection import wait
+from typing import Any, Callable
+
+from model.deal import Deal
+from solver.result import LOSS, UNKNOWN, WIN, SolveResult, SolverBug
+
+GRACE_SECONDS = 5.0
+
+
+def _dfs(deal: Deal, objective: str, time_limit: float | None, memory_limit_mb: int,
+         **_: Any) -> SolveResult:
+    from solver.dfs import solve
+
+    return solve(deal, objective, time_limit=time_limit, memory_limit_mb=memory_limit_mb)
+
+
+def _cpsat(deal: Deal, objective: str, time_limit: float | None, workers: int, seed: int,
+           **_: Any) -> SolveResult:
+    from solver.cpsat import solve_cpsat
+
+    return solve_cpsat(deal, objective, time_limit=time_limit, workers=workers, seed=seed)
+
+
+SOLVERS: dict[str, Callable[..., SolveResult]] = {"dfs": _dfs, "cpsat": _cpsat}
+
+
+def _run(fn: Callable[..., SolveResult], kwargs: dict, conn: Any) -> None:
+    try:
+        conn.send(("ok", fn(**kwargs)))
+    except NotImplementedError as exc:
+        conn.send(("unsupported", str(exc)))
+    except BaseException as exc:  # noqa: BLE001 - reported to the parent, never lost
+        conn.send(("error", f"{exc.__class__.__name__}: {exc}"))
+    finally:
+        conn.close()
+
+
+def is_proven(res: SolveResult) -> bool:
+    """The answer needs no more search: a loss, a win for ``none``, or a proven optimum."""
+    return res.verdict == LOSS or (res.verdict == WIN and (res.objective == "none" or res.optimal))
+
+
+def solve_portfolio(deal: Deal, objective: str = "none", time_limit: float | None = None,
+                    workers: int = 1, seed: int = 0, memory_limit_mb: int = 2048,
+                    verbose: bool = False,
+                    solvers: dict[str, Callable[..., SolveResult]] | None = None,
+                    wait_all: bool = False) -> SolveResult:
+    """Run every solver of ``solvers`` (default DFS and CP-SAT) in its own process on
+    ``deal``; return the first proven answer (its ``solver`` field names who proved it), or
+    the merge of all answers when none proves anything by ``time_limit`` seconds.
+
+    ``stats["portfolio"]`` records each solver's verdict, seconds and status (``proved``,
+    ``stopped``, ``unsupported: …``, ``error: …``). With ``wait_all`` every solver runs to
+    its own answer (for cross-checks and benchmarks) and the first prover is still the one
+    reported. Raises :class:`SolverBug` when two solvers prove contradicting verdicts or
+    optima.
+    """
+    solvers = solvers or SOLVERS
+    ctx = mp.get_context("fork")
+    kwargs = dict(deal=deal, objective=objective, time_limit=time_limit, workers=workers,
+                  seed=seed, memory_limit_mb=memory_limit_mb)
+    t0 = time.monotonic()
+    procs: dict[str, Any] = {}
+    conns: dict[Any, str] = {}
+    for name, fn in solvers.items():
+        parent, child = ctx.Pipe(duplex=False)
+        p = ctx.Process(target=_run, args=(fn, kwargs, child), daemon=True)
+        p.start()
+        child.close()
+        procs[name] = p
+        conns[parent] = name
+    results: dict[str, SolveResult] = {}
+    status: dict[str, dict[str, Any]] = {}
+    winner: str | None = None
+    deadline = None if time_limit is None else t0 + time_limit + GRACE_SECONDS
+    try:
+        while conns and (winner is None or wait_all):
+            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready = wait(list(conns), timeout=timeout)
+            if not ready:
+                break
+            for conn in ready:
+                name = conns.pop(conn)
+                try:
+                    kind, payload = conn.recv()
+                except EOFError:
+                    kind, payload = "error", "the process ended without an answer"
+                secs = round(time.monotonic() - t0, 3)
+                if kind == "ok":
+                    results[name] = payload
+                    status[name] = {"verdict": payload.verdict, "seconds": secs,
+                                    "status": "proved" if is_proven(payload) else "stopped"}
+                    if is_proven(payload):
+                        _check_agreement(results)
+                        if winner is None:
+                            winner = name
+                else:
+                    status[name] = {"verdict": None, "seconds": secs, "status": f"{kind}: {payload}"}
+    finally:
+        for name, p in procs.items():
+            if p.is_alive():
+                p.terminate()
+                status.setdefault(name, {"verdict": None, "status": "stopped by the portfolio",
+                                         "seconds": round(time.monotonic() - t0, 3)})
+            p.join(timeout=5)
+    if winner is not None:
+        res = results[winner]
+    else:
+        res = _merge(results, deal, objective)
+    res.stats = {**res.stats, "portfolio": status,
+                 "portfolio_seconds": round(time.monotonic() - t0, 3)}
+    return res
+
+
+def _check_agreement(results: dict[str, SolveResult]) -> None:
+    proven = {n: r for n, r in results.items() if is_proven(r)}
+    verdicts = {r.verdict for r in proven.values()}
+    if len(verdicts) > 1:
+        raise SolverBug("solvers disagree: " + ", ".join(f"{n} says {r.verdict}" for n, r in proven.items()))
+    values = {r.value for r in proven.values() if r.optimal}
+    if len(values) > 1:
+        raise SolverBug("solvers disagree on the optimum: "
+                        + ", ".join(f"{n} {r.value}" for n, r in proven.items()))
+
+
+def _merge(results: dict[str, SolveResult], deal: Deal, objective: str) -> SolveResult:
+    """No solver proved anything: keep the best win (or furthest line) and the best bound."""
+    if not results:
+        return SolveResult(UNKNOWN, objective, deal, solver="portfolio",
+                           stats={"nodes": 0, "seconds": 0.0, "table_entries": 0})
+    wins = [r for r in results.values() if r.verdict == WIN]
+    bounds = [r.bound for r in results.values() if r.bound is not None]
+    if wins:
+        best = min(wins, key=lambda r: (r.value if r.value is not None else 0))
+    else:
+        best = max(results.values(), key=lambda r: r.best_progress)
+    best.bound = max(bounds) if bounds else best.bound
+    if best.verdict == WIN and best.value is not None and best.bound is not None and best.bound >= best.value:
+        best.optimal = True
+    return best

@@ -1,0 +1,96 @@
+"""The portfolio reports the first proven answer, names who proved it, merges unproven
+answers honestly and refuses to show contradicting proofs (issue 4)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from model.deal import Deal
+from model.rules import RuleSet
+from solver.dfs import solve
+from solver.portfolio import solve_portfolio
+from solver.result import SolveResult, SolverBug
+
+TINY = RuleSet.from_options({"preset": "tiny", "rows": 2, "values": 3, "hand_size": 2})
+
+
+def find_deal(verdict: str) -> Deal:
+    for seed in range(200):
+        d = Deal.from_seed(seed, 1, TINY)
+        if solve(d).verdict == verdict:
+            return d
+    raise AssertionError(f"no tiny {verdict} in 200 seeds")
+
+
+def slow_unknown(deal: Deal, objective: str, **_: object) -> SolveResult:
+    time.sleep(30)
+    return SolveResult("unknown", objective, deal, solver="slow")
+
+
+def fast_dfs(deal: Deal, objective: str, **_: object) -> SolveResult:
+    return solve(deal, objective)
+
+
+def stopped_win(deal: Deal, objective: str, **_: object) -> SolveResult:
+    res = solve(deal, objective)
+    res.optimal, res.bound, res.solver = False, 0, "stopped"
+    return res
+
+
+def bound_only(deal: Deal, objective: str, **_: object) -> SolveResult:
+    res = solve(deal, objective)
+    return SolveResult("unknown", objective, deal, bound=res.value, solver="bounder")
+
+
+def says_loss(deal: Deal, objective: str, **_: object) -> SolveResult:
+    return SolveResult("loss", objective, deal, solver="liar")
+
+
+def unsupported(deal: Deal, objective: str, **_: object) -> SolveResult:
+    raise NotImplementedError("this rule option cannot be expressed")
+
+
+def test_first_proof_wins_and_the_slow_solver_is_stopped() -> None:
+    deal = find_deal("win")
+    t = time.monotonic()
+    res = solve_portfolio(deal, "none", time_limit=20, solvers={"slow": slow_unknown, "dfs": fast_dfs})
+    assert time.monotonic() - t < 25  # did not wait for the 30 s sleeper
+    assert res.verdict == "win" and res.solver == "dfs"
+    st = res.stats["portfolio"]
+    assert st["dfs"]["status"] == "proved"
+    assert st["slow"]["status"] == "stopped by the portfolio"
+
+
+def test_contradicting_proofs_raise_instead_of_answering() -> None:
+    deal = find_deal("win")
+    with pytest.raises(SolverBug, match="disagree"):
+        solve_portfolio(deal, "none", time_limit=20, wait_all=True,
+                        solvers={"dfs": fast_dfs, "liar": says_loss})
+
+
+def test_wait_all_keeps_every_answer_and_reports_the_first_prover() -> None:
+    deal = find_deal("loss")
+    res = solve_portfolio(deal, "none", time_limit=20, wait_all=True,
+                          solvers={"dfs": fast_dfs, "x": unsupported})
+    assert res.verdict == "loss" and res.solver == "dfs"
+    assert set(res.stats["portfolio"]) == {"dfs", "x"}
+
+
+def test_unsupported_solver_is_reported_and_the_other_answers() -> None:
+    deal = find_deal("loss")
+    res = solve_portfolio(deal, "none", time_limit=20, solvers={"x": unsupported, "dfs": fast_dfs})
+    assert res.verdict == "loss" and res.solver == "dfs"
+    assert res.stats["portfolio"]["x"]["status"].startswith("unsupported: this rule option")
+
+
+def test_unproven_answers_merge_best_win_with_best_bound() -> None:
+    deal = find_deal("win")
+    exact = solve(deal, "waste")
+    res = solve_portfolio(deal, "waste", time_limit=20,
+                          solvers={"stopped": stopped_win, "bounder": bound_only})
+    assert res.verdict == "win"
+    assert res.bound == exact.value
+    # the merged bound meets the win's value, so the merged answer is optimal
+    assert res.value == exact.value and res.optimal
