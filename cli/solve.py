@@ -57,10 +57,10 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
                 head += f" · {what} {res.value}, best found; proven lower bound {res.bound}"
         return f"{head} · {res.solver} · {effort}"
     if res.verdict == LOSS:
-        return (f"loss: no play wins (proven by exhaustive search) · furthest: "
+        return (f"loss: no play wins (proven by exhaustive search) · furthest line found: "
                 f"{res.best_progress} slots · {res.solver} · {effort}")
     limit = f"the time limit ({time_limit:g} s)" if time_limit else "a search limit"
-    return (f"unknown: {limit} ran out before a win or a proof · furthest: "
+    return (f"unknown: {limit} ran out before a win or a proof · furthest line found: "
             f"{res.best_progress} slots · {res.solver} · {effort}")
 
 
@@ -104,8 +104,8 @@ def solve(seed: int | None, deal_file: str | None, players: int, rule_options: t
 
     One planner plays every seat in turn order with all hands and decks open. "win" comes
     only with a plan the rules engine replays to a win; "loss" only after an exhaustive
-    search; "unknown" when a limit ran out. For a loss or unknown, the furthest the deal
-    can be taken (most mountain slots filled) and the line that gets there are shown.
+    search; "unknown" when a limit ran out. For a loss or unknown, the furthest line the
+    search found (most mountain slots filled) is shown.
 
     \b
     Examples:
@@ -167,7 +167,7 @@ def solve(seed: int | None, deal_file: str | None, players: int, rule_options: t
     out.print(Text(verdict_line(res, time_limit), style="bold"))
     line = res.plan.moves if res.plan is not None else res.best_line
     if res.verdict != WIN:
-        out.print(f"Furthest line ({len(line)} moves, {res.best_progress} slots):")
+        out.print(f"Furthest line found ({len(line)} moves, {res.best_progress} slots):")
     game = Game(deal)
     for mv in line:
         out.print(game.move_text(mv), highlight=False)

@@ -40,7 +40,9 @@ class SolveResult:
     * ``optimal``: ``value`` is proven minimal; ``bound``: the proven lower bound on the
       objective (equal to ``value`` when optimal; ``None`` when nothing was proven);
     * ``plan``: the winning :class:`~model.records.Plan` (replayed by :mod:`model`) or ``None``;
-    * ``best_progress``: most mountain slots filled (peak included) on any line searched;
+    * ``best_progress``: most mountain slots filled (peak included) on any line the search
+      expanded (bounds and the table skip lines that cannot win, so this is the furthest
+      found, a lower bound on the furthest possible);
       ``best_line``: the moves of that line from the start;
     * ``solver``: which solver proved the answer (``dfs``, ``cpsat``...);
     * ``stats``: ``nodes``, ``seconds``, ``table_entries`` and solver-specific counters.
