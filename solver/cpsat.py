@@ -211,11 +211,15 @@ def build_model(deal: Deal, objective: str = "none") -> CpsatModel:
                 m.add(cm.t3[j] < tau).only_enforce_if(camp)
                 m.add(cm.t3[j] > tau).only_enforce_if(~camp)
                 if can_bridge(j):
-                    brg = m.new_bool_var(f"brg[{slots[j]}@{r},{i}]")
-                    m.add(cm.t2[j] > tau).only_enforce_if(brg)
-                    m.add(cm.t2[j] < tau).only_enforce_if(~brg)
-                    if filled is not None:
-                        m.add_implication(brg, filled)
+                    later = m.new_bool_var(f"later[{slots[j]}@{r},{i}]")
+                    m.add(cm.t2[j] > tau).only_enforce_if(later)
+                    m.add(cm.t2[j] < tau).only_enforce_if(~later)
+                    if filled is None:
+                        brg = later  # left slots are always filled at tau
+                    else:  # a Bridge at tau: filled before tau, Ascent content after
+                        brg = m.new_bool_var(f"brg[{slots[j]}@{r},{i}]")
+                        m.add_bool_and([filled, later]).only_enforce_if(brg)
+                        m.add_bool_or([brg, ~filled, ~later])
                 else:
                     brg = None
                 # asc: slot j holds its Ascent card at tau and is the reference if reached.
@@ -534,6 +538,7 @@ def solve_cpsat(
     seed: int = 0,
     verbose: bool = False,
     hint: Sequence[Move] | None = None,
+    params: dict[str, Any] | None = None,
 ) -> SolveResult:
     """Solve ``deal`` with the CP-SAT model (:func:`build_model`).
 
@@ -542,7 +547,8 @@ def solve_cpsat(
     when the model is infeasible (a proof), ``unknown`` when the time limit ran out first.
     ``workers`` and ``seed`` are CP-SAT's ``num_workers`` and ``random_seed``; with the same
     values (and ``workers=1``) the plan is reproducible. ``hint``: a known winning move list
-    to add as solution hints. ``verbose`` prints the CP-SAT search log.
+    to add as solution hints. ``verbose`` prints the CP-SAT search log. ``params``: further
+    CP-SAT parameters by name (for experiments).
     """
     start = time.perf_counter()
     cm = build_model(deal, objective)
@@ -554,6 +560,8 @@ def solve_cpsat(
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = float(time_limit)
     solver.parameters.log_search_progress = bool(verbose)
+    for key, value in (params or {}).items():
+        setattr(solver.parameters, key, value)
     status = solver.solve(cm.model)
     seconds = time.perf_counter() - start
     stats = {
