@@ -159,6 +159,7 @@ class Search:
         for p in range(self.P):
             self._draw(p)
         self.tt: dict[bytes, int] = {}
+        self._canon_cache: dict[tuple, list[int]] = {}
         self.nodes = 0
         self.tt_hits = 0
         self.tt_evictions = 0
@@ -388,32 +389,36 @@ class Search:
             return flags[2]
         return False
 
+    def canon_map(self, flags) -> list[int]:
+        """id → id, or the dead id for a card that is dead under ``flags`` (cached)."""
+        cm = self._canon_cache.get(flags)
+        if cm is None:
+            dead = self.t.dead
+            cm = [dead if self.is_dead(c, flags) else c for c in range(dead)]
+            self._canon_cache[flags] = cm
+        return cm
+
     def canonical_hand(self, hand: list[int], flags) -> list[int]:
-        dead = self.t.dead
+        """The hand with dead cards, and every Summit but one, as the dead id (sorted)."""
+        cm = self.canon_map(flags)
+        live = [c for c in hand if cm[c] == c]
+        nd = len(hand) - len(live)
         summit = self.t.summit
-        out = []
-        seen_summit = False
-        for c in hand:
-            if c == summit:
-                out.append(dead if seen_summit else c)
-                seen_summit = True
-            elif self.is_dead(c, flags):
-                out.append(dead)
-            else:
-                out.append(c)
-        out.sort()
-        return out
+        while len(live) >= 2 and live[-1] == summit and live[-2] == summit:
+            live.pop()
+            nd += 1
+        if nd:
+            live.extend([self.t.dead] * nd)
+        return live
 
     def key(self, flags) -> bytes:
         parts = [self.to_move]
         for row in self.rows:
             parts.extend(row)
             parts.append(254)
+        dominance = self.sw.dominance
         for p in range(self.P):
-            if self.sw.dominance:
-                parts.extend(self.canonical_hand(self.hands[p], flags))
-            else:
-                parts.extend(self.hands[p])
+            parts.extend(self.canonical_hand(self.hands[p], flags) if dominance else self.hands[p])
             parts.append(254)
             parts.append(self.ptr[p])
         return bytes(parts)
@@ -715,7 +720,7 @@ class Search:
                 for snap, line in layer:
                     self.restore(snap)
                     flags = self.dead_flags()
-                    for mv in self.children(flags):
+                    for mv in self._beam_children(flags):
                         self.nodes += 1
                         if self.nodes & 1023 == 0:
                             self._check_limits()
@@ -743,7 +748,8 @@ class Search:
                             k = self.key(f2)
                             if k not in seen:
                                 real = self.filled - self.n_bridges
-                                score = (spent * self.beam_spent + self.n_bridges * self.beam_bridge - real * self.beam_real, -real)
+                                score = (spent * self.beam_spent + self.n_bridges * self.beam_bridge
+                                         - real * self.beam_real + self._slack_penalty(), -real)
                                 seen[k] = (score, self.snapshot(), line, mv)
                         self.undo(mv, rec)
                 best = sorted(seen.values(), key=lambda e: e[0])[:width]
@@ -756,6 +762,43 @@ class Search:
             raise
         finally:
             self.restore(start)
+
+    beam_discard_choices = 2
+
+    def _beam_children(self, flags) -> list[tuple]:
+        """The beam's moves: :meth:`children`, keeping for each placement only its first
+        ``beam_discard_choices`` ways to pay (in move order) and the first few discard-2
+        moves. Heuristic: the exact search expands every choice."""
+        keep = self.beam_discard_choices
+        if not keep:
+            return self.children(flags)
+        out = []
+        seen: dict[tuple, int] = {}
+        for mv in self.children(flags):
+            head = mv[:6]
+            n = seen.get(head, 0)
+            if n < (keep + 1 if mv[0] == M_DISCARD else keep):
+                seen[head] = n + 1
+                out.append(mv)
+        return out
+
+    beam_slack = 3
+    beam_slack_floor = 2
+
+    def _slack_penalty(self) -> int:
+        """Beam only, 2–5 players: penalise states where some player is near running out of
+        cards for the turns the game still needs (R12 ends the game for everyone)."""
+        if self.P == 1 or not self.beam_slack:
+            return 0
+        n = self._slots_below_peak - self.filled + self.n_bridges + 1
+        worst = INF
+        for q in range(self.P):
+            turns = (n - (q - self.to_move) % self.P + self.P - 1) // self.P
+            slack = len(self.hands[q]) + len(self.decks[q]) - self.ptr[q] - turns
+            if slack < worst:
+                worst = slack
+        short = self.beam_slack_floor - worst
+        return self.beam_slack * short if short > 0 else 0
 
     def _can_move(self) -> bool:
         """R12: the player to move can discard two or play something."""
@@ -890,7 +933,7 @@ def solve(
     node_limit: int | None = None,
     memory_limit_mb: int = 2048,
     progress: Callable[[dict], None] | None = None,
-    beam_widths: tuple[int, ...] = (8, 32, 256),
+    beam_schedule: tuple[tuple[int, int], ...] = ((8, 2), (16, 1), (64, 2), (64, 1), (256, 1), (256, 2)),
     **switches,
 ) -> SolveResult:
     """Decide ``deal`` with every card known; optionally find the optimal win.
@@ -901,7 +944,9 @@ def solve(
     the proven ``bound`` when a win was found). ``memory_limit_mb`` caps the transposition
     table (about 150 bytes an entry); a full table drops its older half. ``switches``:
     ``transposition``, ``dominance``, ``bounds`` (bools) and ``table_size`` (entries).
-    ``progress``: called about twice a second with the stats dict.
+    ``progress``: called about twice a second with the stats dict. ``beam_schedule``: the
+    heuristic phase, pairs (beam width, ways to pay kept per placement; 0 = all), run in
+    order until one wins (for ``waste``/``turns``: all run, each only keeping better wins).
 
     Raises ``ValueError`` for an unknown objective or switch. Every returned plan has been
     replayed by :mod:`model` (:func:`solver.result.checked_plan`).
@@ -924,8 +969,9 @@ def solve(
     exhausted = False
     try:
         # phase 1 (heuristic): beams of growing width look for a first, then a better, win
-        for width in beam_widths:
+        for width, choices in beam_schedule:
             cap = best_value if best_value is not None else INF
+            s.beam_discard_choices = choices
             if s.beam(width, cap):
                 best = s.win_line
                 best_value = s.line_cost(best)
