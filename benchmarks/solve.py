@@ -57,7 +57,7 @@ DEFAULT_OUT = ROOT / "benchmarks" / "results"
 SOLVERS = {
     "dfs": "solver.dfs:solve",
     "cpsat": "solver.cpsat:solve_cpsat",
-    "portfolio": "solver.portfolio:solve",
+    "portfolio": "solver.portfolio:solve_portfolio",
 }
 
 #: The fixed corpus: player count -> seeds.
