@@ -100,12 +100,13 @@ def check_rules(deal: Deal) -> None:
             )
 
 
-def build_model(deal: Deal, objective: str = "none") -> CpsatModel:
+def build_model(deal: Deal, objective: str = "none", redundant: bool = True) -> CpsatModel:
     """Build the CP-SAT model of ``deal`` (plain data in, model and variable dicts out).
 
     ``objective``: ``none`` (feasibility), ``waste`` (cards out of the game at the win) or
     ``turns`` (number of moves). Raises :class:`UnsupportedRuleError` for a rule option the
-    model cannot express and ``ValueError`` for an unknown objective.
+    model cannot express and ``ValueError`` for an unknown objective. ``redundant`` adds the
+    redundant constraints (slot ancestor counts, deck prefix); off only for measurements.
     """
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r}; valid: {', '.join(OBJECTIVES)}")
@@ -189,6 +190,15 @@ def build_model(deal: Deal, objective: str = "none") -> CpsatModel:
         m.add(cm.t1[s2] == cm.t3[s]).only_enforce_if(b)
         m.add(v[s2] == v[s]).only_enforce_if(b)
         m.add(col[s2] == col[s]).only_enforce_if(b)
+
+    # Redundant (ancestor counts): every slot that must be filled before s is a distinct turn.
+    if redundant:
+        for s in S:
+            r, i = slots[s]
+            before = sum(1 for (r0, i0) in slots if (r0 == r and i0 < i) or (
+                r0 < r and i <= i0 <= i + (r - r0)) or (r0 < r and i0 < i))
+            m.add(cm.t1[s] >= before)
+        m.add(cm.tend >= len(slots))
 
     # ---- cost of each slot's Ascent content at its arrival time t2 (R6, R8) ---------------
     for s in S:
@@ -364,6 +374,11 @@ def build_model(deal: Deal, objective: str = "none") -> CpsatModel:
             cst_list.append(cs)
             waste_terms += [cs, 2 * idc]
         m.add(sum(isp_list) == sum(cm.placed[p, j] for j in range(np_)))
+        # Redundant (deck prefix): a placed card was drawn, so at least j - H + 1 cards were
+        # consumed by the end; the LP then sees that deep cards force discards.
+        if redundant:
+            for j in range(H, np_):
+                m.add(consumed >= j - H + 1).only_enforce_if(cm.placed[p, j])
         w_ext = w_list + [m.new_constant(np_)] * np_
         isp_ext = isp_list + [m.new_constant(0)] * np_
         cst_ext = cst_list + [m.new_constant(0)] * np_
@@ -470,19 +485,23 @@ def _add_hints(cm: CpsatModel, hint: Sequence[Move]) -> None:
     P = deal.players
     m = cm.model
     sid = {rs: s for s, rs in enumerate(cm.slots)}
-    game = Game(deal)
     t1: dict[int, int] = {}
     t2: dict[int, int] = {}
     t3: dict[int, int] = {}
     kinds: dict[int, set[str]] = {s: set() for s in range(len(cm.slots))}
     mv: dict[int, int] = {}
     used: dict[tuple[int, int], tuple[str, int, int]] = {}  # (p, j) -> (kind, s, k)
-    taken: set[tuple[int, int]] = set()
+    H = deal.rules.hand_size
+    hands = [list(range(min(H, len(d)))) for d in deal.decks]  # deck indices in hand
+    drawn = [len(h) for h in hands]
     for t, move in enumerate(hint):
         p, k = t % P, t // P
-        drawn = len(deal.decks[p]) - len(game.decks[p])
+        for c in move.discard:  # discard the deepest copy in hand
+            j = max(j for j in hands[p] if deal.decks[p][j] == c)
+            hands[p].remove(j)
         if move.kind != DISCARD and move.card is not None:
-            cand = [j for j in range(drawn) if deal.decks[p][j] == move.card and (p, j) not in taken]
+            j = min(j for j in hands[p] if deal.decks[p][j] == move.card)  # upper copy
+            hands[p].remove(j)
             if move.card.is_summit:
                 kind, s = "s", -1
             elif move.kind == CAMPFIRE:
@@ -502,13 +521,10 @@ def _add_hints(cm: CpsatModel, hint: Sequence[Move]) -> None:
                 if s not in t1:
                     t1[s] = t
                 t2[s] = t
-            if cand:
-                taken.add((p, cand[0]))
-                used[p, cand[0]] = (kind, s, k)
-        try:
-            game.push(move)
-        except ValueError:
-            return
+            used[p, j] = (kind, s, k)
+        while len(hands[p]) < H and drawn[p] < len(deal.decks[p]):
+            hands[p].append(drawn[p])
+            drawn[p] += 1
     for s in range(len(cm.slots)):
         if s in t1:
             m.add_hint(cm.t1[s], t1[s])
