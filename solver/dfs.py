@@ -28,11 +28,16 @@ Pruning, each with a switch so that tests can check it changes no answer:
 * ``bounds``: a state is abandoned when (a) no Summit is left in any hand or deck; (b) for some
   height h the Ascent cards of value ≥ h still to play plus the Campfires cannot fill the empty
   slots and Bridges of rows ≥ h (R4: each such card fills at most one of them); (c) the cards
-  left cannot cover the empty slots and the Bridges to replace; (d) the objective's lower
-  bound (turns: one move per slot still to fill) exceeds the budget.
+  left cannot cover the empty slots and the Bridges to replace, in all and (2–5 players, R12)
+  for each player's turns; (d) the objective's lower bound exceeds the budget (turns: one
+  move per slot still to fill; waste: every Bridge on the mountain, and solo the deck
+  prefix that must be drawn, see :meth:`Search.waste_lower_bound`).
 
-Optimisation: a first win gives an upper bound; then searches with budget ``best - 1`` run
-until one fails, which proves the optimum (the failing search is exhaustive).
+Phases: a beam search (heuristic, :meth:`Search.beam`) looks for a first win; the exhaustive
+DFS runs when it finds none (to find a win or prove a loss) and, for ``waste``/``turns``, with
+budget ``best - 1`` until one search fails, which proves the optimum. Move order is
+colour-free (ties broken by where a card first stands in its deck), so a deal with its colours
+relabelled gets the relabelled plan.
 """
 
 from __future__ import annotations
@@ -121,6 +126,8 @@ class Search:
         r = deal.rules
         self.R = r.rows  # rows below the peak
         self.rowlen = [r.row_length(i + 1) for i in range(self.R)]
+        self._slots_below_peak = sum(self.rowlen)
+        self._slots_total = self._slots_below_peak + 1
         self.hand_size = r.hand_size
         self.P = deal.players
         self.look_through = r.bridge_neighbour == "look-through"
@@ -589,6 +596,7 @@ class Search:
         return [tuple(sorted(x)) for x in _multisets(cards, k)]
 
     def _order_key(self, mv: tuple) -> tuple:
+        """Search order: :meth:`_heuristic_key`, then a colour-free total tie-break."""
         kind, card, r, s, r2, s2, disc = mv
         fp = self.first_pos[self.to_move]
         tie = (kind, fp[card] if card >= 0 else -1, r, s, r2, s2,
@@ -596,6 +604,9 @@ class Search:
         return self._heuristic_key(mv) + tie
 
     def _heuristic_key(self, mv: tuple) -> tuple:
+        """Cheap placements first (higher rows first at equal cost: low rows are for low
+        cards), Campfires and Bridge replacements early, discarding two late, placing a
+        Bridge last; pay with cards least worth keeping (not Summits or Campfires)."""
         kind, card, r, s, r2, s2, disc = mv
         t = self.t
         # keep Summits, Campfires and cards that fit many slots; spend dead and far cards
@@ -621,8 +632,9 @@ class Search:
         return (0 if n <= 1 else 1, n * 8 + keep_pen, -r)
 
     def dfs(self, budget: int) -> bool:
-        """True iff a win with cost-to-go ≤ ``budget`` exists; the winning line is then in
-        ``self.path``."""
+        """True iff a win with cost-to-go ≤ ``budget`` exists from the current state; the
+        winning line from the start is then in ``self.win_line``. Raises ``_Stop`` when a
+        limit runs out."""
         self.nodes += 1
         if self.nodes & 1023 == 0:
             self._check_limits()
@@ -835,14 +847,6 @@ class Search:
             "pruned": dict(self.pruned),
             "best_progress": max(self.best_progress, 0),
         }
-
-    @property
-    def _slots_below_peak(self) -> int:
-        return self.__dict__.setdefault("_sbp", sum(self.rowlen))
-
-    @property
-    def _slots_total(self) -> int:
-        return self._slots_below_peak + 1
 
     def line_cost(self, line: list[tuple]) -> int:
         """The objective's value of a line from the start (0 for ``none``)."""
