@@ -576,6 +576,10 @@ def solve_cpsat(
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = float(time_limit)
     solver.parameters.log_search_progress = bool(verbose)
+    if hint:
+        # Measured: with a complete hint, probing is most of the time to the first solution
+        # (solo seed 1: 7.8 s with default probing, 2.3 s without; docs/cpsat.md).
+        solver.parameters.cp_model_probing_level = 0
     for key, value in (params or {}).items():
         setattr(solver.parameters, key, value)
     status = solver.solve(cm.model)

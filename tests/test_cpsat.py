@@ -67,3 +67,15 @@ def test_reproducible_plan() -> None:
     b = solve_cpsat(deal, "waste", time_limit=LIMIT, workers=1, seed=3)
     assert a.verdict == b.verdict == "win"
     assert [m.to_json() for m in a.plan.moves] == [m.to_json() for m in b.plan.moves]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tiny_games())
+def test_hint_from_a_winning_line(deal: Deal) -> None:
+    from tests.reference import reference_search
+
+    verdict, _, line = reference_search(deal, "waste")
+    res = solve_cpsat(deal, "waste", time_limit=LIMIT, hint=line)
+    assert res.verdict == verdict
+    if line is not None:
+        assert res.value is not None and res.value <= len(replay(deal, line).game.out)
