@@ -585,7 +585,7 @@ def solve_cpsat(
     status = solver.solve(cm.model)
     seconds = time.perf_counter() - start
     stats = {
-        "nodes": 0, "seconds": round(seconds, 3), "table_entries": 0,
+        "nodes": solver.num_branches, "seconds": round(seconds, 3), "table_entries": 0,
         "status": solver.status_name(status), "branches": solver.num_branches,
         "conflicts": solver.num_conflicts, "wall_time": round(solver.wall_time, 3),
         "variables": len(cm.model.proto.variables),
