@@ -979,7 +979,7 @@ def solve(
             if s.beam(width, cap):
                 best = s.win_line
                 best_value = s.line_cost(best)
-                if objective == "none":
+                if objective == "none" or best_value <= s.root_bound():
                     break
                 if s.stopped:
                     raise _Stop
