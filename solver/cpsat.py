@@ -426,7 +426,6 @@ def _decode(cm: CpsatModel, solver: cp_model.CpSolver) -> list[Move]:
     deal = cm.deal
     rules = deal.rules
     P = deal.players
-    sid = {rs: s for s, rs in enumerate(cm.slots)}
     val = solver.value
     tend = val(cm.tend)
     # events per (player, own move) and placed cards per player
@@ -474,7 +473,6 @@ def _decode(cm: CpsatModel, solver: cp_model.CpSolver) -> list[Move]:
         except ValueError as exc:
             raise SolverBug(f"cpsat returned a plan the rules engine rejects: turn {t + 1}: {exc}") from None
         moves.append(mv)
-    del sid
     return moves
 
 
@@ -594,10 +592,7 @@ def solve_cpsat(
     if status == cp_model.INFEASIBLE:
         return SolveResult(LOSS, objective, deal, solver="cpsat", stats=stats)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        bound = None
-        if objective != "none" and status == cp_model.UNKNOWN:
-            bound = None
-        return SolveResult(UNKNOWN, objective, deal, solver="cpsat", stats=stats, bound=bound)
+        return SolveResult(UNKNOWN, objective, deal, solver="cpsat", stats=stats)
     moves = _decode(cm, solver)
     plan = checked_plan(deal, moves, "cpsat")
     game = plan.replay().game
