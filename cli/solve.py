@@ -20,8 +20,9 @@ SOLVERS = ("dfs", "cpsat", "portfolio")
 
 def run_solver(name: str, deal: Deal, objective: str, time_limit: float | None,
                memory_limit: int, node_limit: int | None, workers: int, seed: int,
-               verbose: bool, progress: Any) -> SolveResult:
-    """Dispatch to the named solver (``dfs``, ``cpsat`` or ``portfolio``)."""
+               verbose: bool, progress: Any, hint: str = "beam") -> SolveResult:
+    """Dispatch to the named solver (``dfs``, ``cpsat`` or ``portfolio``); ``hint`` (cpsat):
+    ``beam`` hints the DFS beam's first win, ``none`` runs CP-SAT on its own."""
     if name == "dfs":
         from solver.dfs import solve
 
@@ -32,7 +33,8 @@ def run_solver(name: str, deal: Deal, objective: str, time_limit: float | None,
             from solver.cpsat import solve_cpsat
 
             return solve_cpsat(deal, objective, time_limit=time_limit, workers=workers,
-                               seed=seed, verbose=verbose)
+                               seed=seed, verbose=verbose,
+                               hint="beam" if hint == "beam" else None)
         from solver.portfolio import solve_portfolio
 
         return solve_portfolio(deal, objective, time_limit=time_limit, workers=workers,
@@ -45,6 +47,8 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
     """One line: verdict, objective value and whether it is proven, who proved it, effort."""
     st = res.stats
     effort = f"{st.get('nodes', 0):,} nodes in {st.get('seconds', 0):.2f} s"
+    if res.solver == "cpsat" and st.get("hint", "none") != "none":
+        effort += f" (hint: {st['hint']})"
     if res.verdict == WIN:
         assert res.plan is not None
         game = replay(res.plan.deal, res.plan.moves).game
@@ -87,6 +91,9 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
               help="CP-SAT workers (cpsat/portfolio).")
 @click.option("--solver-seed", type=int, default=0, show_default=True,
               help="Random seed of CP-SAT (cpsat/portfolio).")
+@click.option("--hint", type=click.Choice(["beam", "none"]), default="beam", show_default=True,
+              help="cpsat: start from the DFS beam's first win as a solution hint (beam), "
+                   "or search alone (none). A hint guides CP-SAT; its answer is still its own.")
 @click.option("--verbose", is_flag=True, help="Show the solver's log (cpsat).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print {verdict, plan, objective, bound, best_progress, stats} as JSON.")
@@ -98,7 +105,7 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
                    "an existing FILE is never overwritten.")
 def solve(seed: int | None, deal_file: str | None, players: int, rule_options: tuple[str, ...],
           objective: str, time_limit: float | None, node_limit: int | None, memory_limit: int,
-          solver_name: str, workers: int, solver_seed: int, verbose: bool, as_json: bool,
+          solver_name: str, workers: int, solver_seed: int, hint: str, verbose: bool, as_json: bool,
           no_timing: bool, output: str | None) -> None:
     """Decide a deal with every card known: win (with the play), loss (proven) or unknown.
 
@@ -112,6 +119,7 @@ def solve(seed: int | None, deal_file: str | None, players: int, rule_options: t
       ascent solve --seed 1
       ascent solve --seed 7 --players 3 --objective waste --time-limit 30
       ascent solve --deal my-table.txt --json > answer.json
+      ascent solve --seed 1 --solver cpsat --time-limit 60
     """
     if (seed is None) == (deal_file is None):
         raise CliError("give exactly one of --seed N and --deal FILE")
@@ -139,7 +147,7 @@ def solve(seed: int | None, deal_file: str | None, players: int, rule_options: t
         status.start()
     try:
         res = run_solver(solver_name, deal, objective, time_limit, memory_limit, node_limit,
-                         workers, solver_seed, verbose, progress)
+                         workers, solver_seed, verbose, progress, hint)
     finally:
         if status is not None:
             status.stop()

@@ -551,7 +551,7 @@ def solve_cpsat(
     workers: int = 1,
     seed: int = 0,
     verbose: bool = False,
-    hint: Sequence[Move] | None = None,
+    hint: Sequence[Move] | str | None = None,
     params: dict[str, Any] | None = None,
 ) -> SolveResult:
     """Solve ``deal`` with the CP-SAT model (:func:`build_model`).
@@ -561,10 +561,28 @@ def solve_cpsat(
     when the model is infeasible (a proof), ``unknown`` when the time limit ran out first.
     ``workers`` and ``seed`` are CP-SAT's ``num_workers`` and ``random_seed``; with the same
     values (and ``workers=1``) the plan is reproducible. ``hint``: a known winning move list
-    to add as solution hints. ``verbose`` prints the CP-SAT search log. ``params``: further
-    CP-SAT parameters by name (for experiments).
+    to add as solution hints, or ``"beam"``: first run the DFS's beam phase
+    (:func:`solver.dfs.heuristic_win`, at most half of ``time_limit``) and hint its win, if
+    any. A hint only guides the search: a ``win`` is still a solution of this model,
+    replayed by :mod:`model`, and ``loss`` and optimality are CP-SAT's own proofs.
+    ``stats["hint"]`` says where the hint came from. ``verbose`` prints the CP-SAT search
+    log. ``params``: further CP-SAT parameters by name (for experiments).
     """
     start = time.perf_counter()
+    hint_note = "none"
+    if isinstance(hint, str):
+        if hint != "beam":
+            raise ValueError(f"hint must be a move list, 'beam' or None, not {hint!r}")
+        from solver.dfs import heuristic_win
+
+        share = None if time_limit is None else time_limit / 2
+        hint = heuristic_win(deal, objective, time_limit=share)
+        hint_note = (f"beam of the DFS ({len(hint)} moves, {time.perf_counter() - start:.2f} s)"
+                     if hint else "beam of the DFS found no win")
+        if time_limit is not None:
+            time_limit = max(0.01, time_limit - (time.perf_counter() - start))
+    elif hint:
+        hint_note = f"given ({len(hint)} moves)"
     cm = build_model(deal, objective)
     if hint:
         _add_hints(cm, hint)
@@ -588,6 +606,7 @@ def solve_cpsat(
         "conflicts": solver.num_conflicts, "wall_time": round(solver.wall_time, 3),
         "variables": len(cm.model.proto.variables),
         "constraints": len(cm.model.proto.constraints),
+        "hint": hint_note,
     }
     if status == cp_model.INFEASIBLE:
         return SolveResult(LOSS, objective, deal, solver="cpsat", stats=stats)

@@ -930,6 +930,32 @@ def _multisets(cards: list[int], k: int) -> list[tuple[int, ...]]:
     return res
 
 
+DEFAULT_BEAM_SCHEDULE: tuple[tuple[int, int], ...] = (
+    (8, 2), (16, 1), (64, 2), (64, 1), (256, 1), (256, 2))
+
+
+def heuristic_win(deal: Deal, objective: str = "none", time_limit: float | None = None,
+                  beam_schedule: tuple[tuple[int, int], ...] = DEFAULT_BEAM_SCHEDULE
+                  ) -> list[Move] | None:
+    """The beam phase of :func:`solve` alone: a winning move list, or ``None`` when no beam
+    of the schedule finds one within ``time_limit`` seconds. Heuristic: ``None`` proves
+    nothing. Used to give CP-SAT a solution hint (:func:`solver.cpsat.solve_cpsat`)."""
+    deadline = time.monotonic() + time_limit if time_limit is not None else None
+    s = Search(deal, objective, Switches(), deadline, None)
+    best = None
+    try:
+        for width, choices in beam_schedule:
+            s.beam_discard_choices = choices
+            cap = s.line_cost(best) if best is not None else INF
+            if s.beam(width, cap):
+                best = s.win_line
+                if objective == "none" or s.line_cost(best) <= s.root_bound() or s.stopped:
+                    break
+    except _Stop:
+        pass
+    return s.to_moves(best) if best is not None else None
+
+
 def solve(
     deal: Deal,
     objective: str = "none",
@@ -937,7 +963,7 @@ def solve(
     node_limit: int | None = None,
     memory_limit_mb: int = 2048,
     progress: Callable[[dict], None] | None = None,
-    beam_schedule: tuple[tuple[int, int], ...] = ((8, 2), (16, 1), (64, 2), (64, 1), (256, 1), (256, 2)),
+    beam_schedule: tuple[tuple[int, int], ...] = DEFAULT_BEAM_SCHEDULE,
     **switches,
 ) -> SolveResult:
     """Decide ``deal`` with every card known; optionally find the optimal win.
