@@ -244,26 +244,19 @@ class Game:
                 return "R7", f"a Bridge never takes the first or last slot of a row (row {row} slot {slot})"
             return None, 0
 
-        # Ascent card
-        if occupant is not None and occupant.is_bridge:
-            if row > rules.max_row(card.value):
-                return "R4", f"a {card.value} may go up to row {rules.max_row(card.value)}, not {row}"
-            clash = self._colour_clash(card, row, slot, both_sides=True)
-            if clash:
-                return "R5", f"{card} would stand next to {clash} of the same colour"
-            cost = self._ascent_cost(card.value, row, slot, onto_bridge=True)
-            if cost > others:
-                return "R6", f"costs {cost} discards but only {others} other cards are in hand"
-            return None, cost
-        bad = self._why_not_next_slot(row, slot, occupant)
-        if bad:
-            return bad
+        # Ascent card: onto a Bridge (R8) or into the next slot of a row (R3)
+        onto_bridge = occupant is not None and occupant.is_bridge
+        if not onto_bridge:
+            bad = self._why_not_next_slot(row, slot, occupant)
+            if bad:
+                return bad
         if row > rules.max_row(card.value):
             return "R4", f"a {card.value} may go up to row {rules.max_row(card.value)}, not {row}"
-        clash = self._colour_clash(card, row, slot, both_sides=False)
+        # R5 (and R8: a card onto a Bridge differs from both neighbours)
+        clash = self._colour_clash(card, row, slot, both_sides=onto_bridge)
         if clash:
             return "R5", f"{card} would stand next to {clash} of the same colour"
-        cost = self._ascent_cost(card.value, row, slot, onto_bridge=False)
+        cost = self._ascent_cost(card.value, row, slot, onto_bridge=onto_bridge)
         if cost > others:
             return "R6", f"costs {cost} discards but only {others} other cards are in hand"
         return None, cost
