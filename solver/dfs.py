@@ -176,6 +176,8 @@ class Search:
         self.best_line: list[tuple] = []
         self.win_line: list[tuple] | None = None
         self.stopped = False
+        self.interrupted = False
+        self.next_check = 1024 if node_limit is None else min(1024, node_limit)
         self.t0 = time.monotonic()
         self.last_report = self.t0
 
@@ -636,7 +638,7 @@ class Search:
         winning line from the start is then in ``self.win_line``. Raises ``_Stop`` when a
         limit runs out."""
         self.nodes += 1
-        if self.nodes & 1023 == 0:
+        if self.nodes >= self.next_check:
             self._check_limits()
         if self.filled > self.best_progress:
             self.best_progress = self.filled
@@ -734,7 +736,7 @@ class Search:
                     flags = self.dead_flags()
                     for mv in self._beam_children(flags):
                         self.nodes += 1
-                        if self.nodes & 1023 == 0:
+                        if self.nodes >= self.next_check:
                             self._check_limits()
                         rec = self.apply(mv)
                         if self.filled == total:
@@ -767,11 +769,13 @@ class Search:
                 best = sorted(seen.values(), key=lambda e: e[0])[:width]
                 layer = [(snap, line + [mv]) for _, snap, line, mv in best]
             return found
-        except _Stop:
+        except (_Stop, KeyboardInterrupt) as exc:
+            if isinstance(exc, KeyboardInterrupt):
+                self.interrupted = True
             if found:  # keep the win found before the limit ran out
                 self.stopped = True
                 return True
-            raise
+            raise _Stop from None
         finally:
             self.restore(start)
 
@@ -826,11 +830,15 @@ class Search:
         self.tt_evictions += n
 
     def _check_limits(self) -> None:
+        """Called every 1024 nodes, and exactly at the node limit."""
         now = time.monotonic()
         if self.deadline is not None and now > self.deadline:
             raise _Stop
         if self.node_limit is not None and self.nodes >= self.node_limit:
             raise _Stop
+        self.next_check = self.nodes + 1024
+        if self.node_limit is not None:
+            self.next_check = min(self.next_check, self.node_limit)
         if self.progress is not None and now - self.last_report > 0.5:
             self.last_report = now
             self.progress(self.stats())
@@ -846,6 +854,7 @@ class Search:
             "table_evictions": self.tt_evictions,
             "pruned": dict(self.pruned),
             "best_progress": max(self.best_progress, 0),
+            **({"interrupted": True} if self.interrupted else {}),
         }
 
     def line_cost(self, line: list[tuple]) -> int:
@@ -854,7 +863,8 @@ class Search:
 
     def root_bound(self) -> int:
         """Proven lower bound on the objective at the start: the table's entry for the
-        start position, or (turns) one move per slot."""
+        start position, or (turns) one move per slot. Call it on the start position only
+        (:func:`solve` restores it after a limit stops the search mid-line)."""
         if self.objective == "none":
             return 0
         flags = self.dead_flags()
@@ -992,6 +1002,7 @@ def solve(
     sw.table_size = min(sw.table_size, cap) if "table_size" not in switches else sw.table_size
     deadline = time.monotonic() + time_limit if time_limit is not None else None
     s = Search(deal, objective, sw, deadline, node_limit, progress)
+    start = s.snapshot()
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 10_000))
     best: list[tuple] | None = None
@@ -1021,8 +1032,12 @@ def solve(
                 best = s.win_line
                 best_value = s.line_cost(best)
         exhausted = True
-    except _Stop:
-        pass
+    except (_Stop, KeyboardInterrupt) as exc:
+        # a limit (or Ctrl-C) stopped the search mid-line: back to the start position, so
+        # that the bound read from the table is the start's; the wins found are kept
+        if isinstance(exc, KeyboardInterrupt):
+            s.interrupted = True
+        s.restore(start)
     finally:
         sys.setrecursionlimit(old_limit)
     return s.result(best, best_value, exhausted)

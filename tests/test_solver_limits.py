@@ -1,0 +1,47 @@
+"""Limits never make the solver claim more than it proved (issue 3): under a node limit the
+verdict is ``unknown`` or a replayed win, the lower bound never exceeds the true optimum, and
+the node count never passes the limit."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from model.deal import Deal
+from model.rules import RuleSet
+from solver.dfs import solve
+from tests.reference import reference_solve
+from tests.strategies import tiny_games
+
+
+def test_bound_after_a_node_limit_is_the_start_positions() -> None:
+    # Regression: a limit used to stop the DFS deep in a line, and the bound was then read
+    # from the table entry of that deep state (here it said 1073741824 for an optimum of 8).
+    deal = Deal.from_seed(59, 1, RuleSet.tiny())
+    exact = solve(deal, "waste")
+    assert exact.optimal
+    res = solve(deal, "waste", node_limit=3000)
+    assert res.bound is not None and res.bound <= exact.value
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deal=tiny_games(), objective=st.sampled_from(["waste", "turns"]),
+       limit=st.integers(min_value=1, max_value=400))
+def test_limits_never_overclaim(deal: Deal, objective: str, limit: int) -> None:
+    verdict, value = reference_solve(deal, objective)
+    res = solve(deal, objective, node_limit=limit)
+    assert res.stats["nodes"] <= limit
+    assert res.verdict in (verdict, "unknown")
+    if res.bound is not None and verdict == "win":
+        assert res.bound <= value
+    if res.verdict == "win":
+        assert res.plan is not None and res.plan.replay().outcome == "win"
+        assert res.value >= value
+        assert res.optimal == (res.value == res.bound)
+
+
+@pytest.mark.parametrize("limit", [1, 7, 1024, 1025])
+def test_node_limit_is_exact(limit: int) -> None:
+    res = solve(Deal.from_seed(21, 3), node_limit=limit)
+    assert res.stats["nodes"] <= limit
