@@ -342,7 +342,7 @@ def render_game(game: Game, title: str | None = None) -> RenderableType:
 def console() -> Console:
     """A rich console on the current standard output (plain text when it is not a
     terminal); long lines are not wrapped, so card lists stay on one line."""
-    return Console(file=click.get_text_stream("stdout"), soft_wrap=True, highlight=False)
+    return Console(file=sys.stdout, soft_wrap=True, highlight=False)
 
 
 # ---- shared click options ------------------------------------------------------------------

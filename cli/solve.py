@@ -10,6 +10,7 @@ import click
 from rich.text import Text
 
 from cli.common import CliError, console, load_source, render_game
+from model.game import count_text
 from model.deal import Deal
 from model.game import Game
 from model.records import dumps, replay
@@ -43,6 +44,21 @@ def run_solver(name: str, deal: Deal, objective: str, time_limit: float | None,
         raise CliError(f"--solver {name}: {exc}") from None
 
 
+def check_writable(output: str) -> None:
+    """Refuse ``--output`` before any search: an existing path (never overwritten), or a
+    folder that does not exist or cannot be written."""
+    path = Path(output)
+    if path.exists() or path.is_symlink():
+        raise CliError(f"{output}: exists; the plan is never written over an existing file")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise CliError(f"{output}: the folder {parent} does not exist")
+    import os
+
+    if not os.access(parent, os.W_OK):
+        raise CliError(f"{output}: the folder {parent} is not writable")
+
+
 def verdict_line(res: SolveResult, time_limit: float | None) -> str:
     """One line: verdict, objective value and whether it is proven, who proved it, effort."""
     st = res.stats
@@ -62,10 +78,10 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
         return f"{head} · {res.solver} · {effort}"
     if res.verdict == LOSS:
         return (f"loss: no play wins (proven by exhaustive search) · furthest line found: "
-                f"{res.best_progress} slots · {res.solver} · {effort}")
+                f"{count_text(res.best_progress, 'slot')} · {res.solver} · {effort}")
     limit = f"the time limit ({time_limit:g} s)" if time_limit else "a search limit"
     return (f"unknown: {limit} ran out before a win or a proof · furthest line found: "
-            f"{res.best_progress} slots · {res.solver} · {effort}")
+            f"{count_text(res.best_progress, 'slot')} · {res.solver} · {effort}")
 
 
 @click.command()
@@ -123,8 +139,11 @@ def solve(seed: int | None, deal_file: str | None, players: int, rule_options: t
     """
     if (seed is None) == (deal_file is None):
         raise CliError("give exactly one of --seed N and --deal FILE")
-    if output is not None and Path(output).exists():
-        raise CliError(f"{output}: exists; the plan is never written over an existing file")
+    if output is not None:
+        check_writable(output)
+    ctx = click.get_current_context()
+    if deal_file is not None and ctx.get_parameter_source("players") != click.core.ParameterSource.DEFAULT:
+        raise CliError("--players applies to --seed; a deal file has its own players")
     src = load_source(deal_file, seed=seed, players=players, rule_options=rule_options)
     if src.kind != "plan" or src.plan is None:
         raise CliError(f"{src.name}: solve takes a deal (seeded, typed in, or a record), "
@@ -175,7 +194,8 @@ def solve(seed: int | None, deal_file: str | None, players: int, rule_options: t
     out.print(Text(verdict_line(res, time_limit), style="bold"))
     line = res.plan.moves if res.plan is not None else res.best_line
     if res.verdict != WIN:
-        out.print(f"Furthest line found ({len(line)} moves, {res.best_progress} slots):")
+        out.print(f"Furthest line found ({count_text(len(line), 'move')}, "
+                  f"{count_text(res.best_progress, 'slot')}):")
     game = Game(deal)
     for mv in line:
         out.print(game.move_text(mv), highlight=False)

@@ -30,6 +30,11 @@ WIN = "win"
 LOSS = "loss"
 
 
+def count_text(n: int, word: str) -> str:
+    """``1 discard``, ``3 discards``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 @dataclass(frozen=True, slots=True)
 class Placement:
     """A legal way to play ``card`` (before choosing which cards pay the cost).
@@ -258,7 +263,7 @@ class Game:
             return "R5", f"{card} would stand next to {clash} of the same colour"
         cost = self._ascent_cost(card.value, row, slot, onto_bridge=onto_bridge)
         if cost > others:
-            return "R6", f"costs {cost} discards but only {others} other cards are in hand"
+            return "R6", f"costs {count_text(cost, 'discard')} but only {count_text(others, 'other card')} in hand"
         return None, cost
 
     def _why_not_next_slot(self, row: int, slot: int, occupant: Card | None) -> tuple[str, str] | None:
@@ -300,7 +305,8 @@ class Game:
         if rules.campfire_move_cost == "paid":
             cost = self._ascent_cost(target.value, to_row, to_slot, onto_bridge=False)
         if cost > others:
-            return "R6", f"the moved {target} costs {cost} discards but only {others} other cards are in hand"
+            return "R6", (f"the moved {target} costs {count_text(cost, 'discard')} but only "
+                          f"{count_text(others, 'other card')} in hand")
         return None, cost
 
     # ---- move generation -----------------------------------------------------------------
@@ -434,7 +440,7 @@ class Game:
             raise IllegalMoveError(ruling, str(info))
         cost = int(info)
         if len(move.discard) != cost:
-            raise IllegalMoveError("R6", f"this placement costs {cost} discards, {len(move.discard)} given")
+            raise IllegalMoveError("R6", f"this placement costs {count_text(cost, 'discard')}, {len(move.discard)} given")
         hand[move.card] -= 1
         self._check_in_hand(hand, move.discard, "to pay with (besides the card played)")
         return cost
@@ -552,6 +558,11 @@ class Game:
         placed = [c for r in rows for c in r]
         held = [c for h in hands for c in h] + [c for d in decks for c in d]
         check_subset(placed + held + list(out or []), rules, "the position")
+        for i, h in enumerate(hands):
+            if len(h) < rules.hand_size and decks[i]:
+                raise InvalidDealError(
+                    f"player {i + 1} holds {len(h)} cards with cards left in the deck; a hand "
+                    f"is drawn back up to {rules.hand_size} while the deck lasts (R11)")
         if out is None:
             rest = count_cards(placed + held)
             out = []
@@ -597,7 +608,8 @@ class Game:
         text = str(move)
         if move.kind == CAMPFIRE:
             moved = self.card_at(move.row, move.slot)
-            text = text.replace("card moves", f"{moved} moves")
+            if moved is not None:
+                text = text.replace("card moves", f"{moved} moves")
         elif move.kind == PLACE and move.card is not None and move.card.is_ascent:
             under = self.card_at(move.row, move.slot)
             if under is not None and under.is_bridge:

@@ -228,21 +228,36 @@ def parse_deal_text(text: str, rules: RuleSet | None = None) -> Deal:
             raise RecordError(f"line {lineno}: {exc}") from None
     if not decks:
         raise RecordError("no deck found: give one line of card texts per player")
-    base = rules or RuleSet.standard()
-    if options:
-        base = RuleSet.from_options([f"preset={base.preset}", *base.changed_options(), *options])
+    if options and rules is not None:
+        raise RecordError("the deal text sets its own rules (a rules: line) and rule options "
+                          "were given too; keep one of them")
+    base = RuleSet.from_options(options) if options else (rules or RuleSet.standard())
     return Deal.from_decks(decks, base)
+
+
+def plan_of_answer(data: dict[str, Any]) -> Plan:
+    """The plan of a solver's ``--json`` answer: its winning plan, or else its furthest line
+    (``best_progress.moves``) from the start of its deal."""
+    if isinstance(data.get("plan"), dict):
+        return Plan.from_json(data["plan"])
+    best = data.get("best_progress")
+    moves = best.get("moves", []) if isinstance(best, dict) else []
+    return Plan.from_json({"deal": data["deal"], "rules": data.get("rules"), "moves": moves})
 
 
 def load(path: str | Path, rules: RuleSet | None = None) -> tuple[str, Any]:
     """Read a file and say what it holds: ``("plan", Plan)``, ``("position", Game)`` or
     ``("deal", Deal)``. JSON files are recognised by their keys; other text is read as a
-    typed-in deal. Errors are :class:`AscentError` with a one-line message naming the file."""
+    typed-in deal; a solver's ``--json`` answer is read as its plan (see
+    :func:`plan_of_answer`). Errors are :class:`AscentError` with a one-line message naming
+    the file."""
     text = read_text(path)
     stripped = text.lstrip()
     try:
         if stripped.startswith("{") or stripped.startswith("["):
             data = parse_json(text, str(path))
+            if isinstance(data, dict) and "verdict" in data and "deal" in data:
+                return "plan", plan_of_answer(data)
             if isinstance(data, dict) and "moves" in data:
                 return "plan", Plan.from_json(data)
             if isinstance(data, dict) and ("position" in data or "mountain" in data):

@@ -62,9 +62,17 @@ class SolveResult:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready answer: ``verdict``, ``plan`` (game-record JSON or null), ``objective``,
-        ``bound``, ``best_progress``, ``solver``, ``stats``. Deterministic for equal input,
-        except ``stats.seconds`` and rates."""
+        ``bound``, ``best_progress``, ``solver``, ``stats``, and the ``deal`` and ``rules``
+        (so that :func:`model.records.load` reads an answer back as its plan or, without a
+        win, its furthest line). Deterministic for equal input, except ``stats.seconds`` and
+        rates."""
+        from model.records import deal_to_data
+
+        head: dict[str, Any] = {}
+        if self.deal is not None:
+            head = {"deal": deal_to_data(self.deal), "rules": self.deal.rules.to_dict()}
         return {
+            **head,
             "verdict": self.verdict,
             "solver": self.solver,
             "objective": {"name": self.objective, "value": self.value, "optimal": self.optimal},

@@ -136,3 +136,38 @@ def test_a_position_file_is_refused_cleanly(tmp_path) -> None:
     res = run("solve", "--deal", str(pos))
     assert res.exit_code == 2
     assert "position" in res.output
+
+
+def test_json_answer_is_read_back_by_replay_and_show(tmp_path) -> None:
+    ans = tmp_path / "answer.json"
+    res = run("solve", "--seed", "8", "--players", "2", "--json")
+    assert res.exit_code == 0
+    ans.write_text(res.output)
+    rep = run("replay", str(ans))
+    assert rep.exit_code == 0 and "win in" in rep.output
+    # without a win the answer is read as its furthest line
+    stopped = run("solve", "--seed", "8", "--players", "2", "--node-limit", "3", "--json")
+    ans.unlink()
+    ans.write_text(stopped.output)
+    data = json.loads(stopped.output)
+    shown = run("show", str(ans))
+    assert shown.exit_code == 0
+    assert f"mountain: {data['best_progress']['slots']} of 45 slots filled" in shown.output
+
+
+def test_output_folder_is_checked_before_solving(tmp_path) -> None:
+    res = run("solve", "--seed", "1", "--objective", "waste", "--time-limit", "30",
+              "--output", str(tmp_path / "missing" / "plan.json"))
+    assert res.exit_code == 2
+    assert "does not exist" in res.output
+    assert "nodes" not in res.output  # refused before any search
+
+
+def test_options_a_deal_file_overrides_are_refused(tmp_path) -> None:
+    deal = tmp_path / "d.txt"
+    deal.write_text(run("deal", "--seed", "2", "--rules", "preset=tiny").output)
+    res = run("solve", "--deal", str(deal), "--rules", "bridge_replace_cost=left")
+    assert res.exit_code == 2 and "rules" in res.output
+    res = run("solve", "--deal", str(deal), "--players", "3")
+    assert res.exit_code == 2 and "--players" in res.output
+    assert run("solve", "--deal", str(deal)).exit_code == 0

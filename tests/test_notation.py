@@ -417,3 +417,16 @@ def test_replay_of_move_json_from_text() -> None:
     assert [m.player for m in moves] == [1, 2, 1, 2, 1, 2]
     r = replay(deal, moves)
     assert r.error is None and r.game.key() == g.key()
+
+
+def test_hand_short_of_the_hand_size_with_a_deck_left_is_impossible() -> None:
+    """R11: a hand is drawn back up to the hand size while the deck lasts."""
+    from model.errors import InvalidDealError
+    from model.game import Game
+    from model.rules import RuleSet
+    from model.cards import parse_cards
+
+    with pytest.raises(InvalidDealError, match="drawn back up"):
+        Game.from_parts(RuleSet.standard(), [], [parse_cards("Cb")], [parse_cards("1r")])
+    # with the deck empty a short hand is normal
+    Game.from_parts(RuleSet.standard(), [], [parse_cards("Cb")], [[]])
