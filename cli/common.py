@@ -38,6 +38,7 @@ EXIT_FINDING = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 70
 EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as other command-line tools end
 
 PROG = "ascent"
 
@@ -61,7 +62,7 @@ def error_for(exc: BaseException) -> CliError:
     """The :class:`CliError` for an exception the user's input can cause.
 
     ``AscentError`` (engine: bad card, deal, position, record, rule option, illegal move),
-    ``json.JSONDecodeError`` and click's usage errors give exit code 2; ``OSError`` 1;
+    ``json.JSONDecodeError``, click's usage errors and ``OSError`` give exit code 2;
     ``KeyboardInterrupt`` 130. Anything else is an internal error (exit 70); its traceback is
     shown only when the environment variable ``ASCENT_DEBUG`` is set.
     """
@@ -78,7 +79,7 @@ def error_for(exc: BaseException) -> CliError:
         return CliError(str(exc), EXIT_BAD_INPUT)
     if isinstance(exc, OSError):
         name = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
-        return CliError(f"{name}{exc.strerror or exc}", EXIT_FINDING)
+        return CliError(f"{name}{exc.strerror or exc}", EXIT_BAD_INPUT)
     if isinstance(exc, (KeyboardInterrupt, click.Abort)):
         return CliError("interrupted", EXIT_INTERRUPTED)
     return CliError(
@@ -106,10 +107,10 @@ class AscentGroup(click.Group):
             rv = super().main(args, prog_name or PROG, complete_var, False, **extra)
         except SystemExit:
             raise
-        except BrokenPipeError:  # `ascent deal --seed 1 | head -1`
+        except BrokenPipeError:  # `ascent deal --seed 1 | head -1`: the reader left
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
-            sys.exit(EXIT_FINDING)
+            sys.exit(EXIT_BROKEN_PIPE)
         except BaseException as exc:  # noqa: BLE001 - the whole point: no traceback
             if os.environ.get("ASCENT_DEBUG") and not isinstance(exc, (AscentError, click.ClickException)):
                 raise

@@ -44,7 +44,8 @@ def main() -> None:
       ascent replay plan.json
       ascent solve --seed 1 --objective waste
 
-    Exit codes: 0 ok, 1 an illegal move in a replayed plan, 2 bad input.
+    Exit codes: 0 ok, 1 an illegal move in a replayed plan, 2 bad input, 130
+    interrupted, 141 the output pipe closed early.
     """
 
 

@@ -65,6 +65,8 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
     effort = f"{st.get('nodes', 0):,} nodes in {st.get('seconds', 0):.2f} s"
     if res.solver == "cpsat" and st.get("hint", "none") != "none":
         effort += f" (hint: {st['hint']})"
+    if st.get("interrupted"):
+        effort += " · interrupted"
     if res.verdict == WIN:
         assert res.plan is not None
         game = replay(res.plan.deal, res.plan.moves).game
