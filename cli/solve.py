@@ -47,6 +47,8 @@ def run_solver(name: str, deal: Deal, objective: str, time_limit: float | None,
 def check_writable(output: str) -> None:
     """Refuse ``--output`` before any search: an existing path (never overwritten), or a
     folder that does not exist or cannot be written."""
+    if not output.strip():
+        raise CliError("--output needs a file name")
     path = Path(output)
     if path.exists() or path.is_symlink():
         raise CliError(f"{output}: exists; the plan is never written over an existing file")
@@ -79,7 +81,9 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
                 head += f" · {what} {res.value}, best found; proven lower bound {res.bound}"
         return f"{head} · {res.solver} · {effort}"
     if res.verdict == LOSS:
-        return (f"loss: no play wins (proven by exhaustive search) · furthest line found: "
+        furthest = ("furthest the deal can be taken" if st.get("best_progress_proven")
+                    else "furthest line found")
+        return (f"loss: no play wins (proven by exhaustive search) · {furthest}: "
                 f"{count_text(res.best_progress, 'slot')} · {res.solver} · {effort}")
     limit = f"the time limit ({time_limit:g} s)" if time_limit else "a search limit"
     return (f"unknown: {limit} ran out before a win or a proof · furthest line found: "
@@ -97,7 +101,7 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
               help="Rule option (repeatable), e.g. --rules bridge_replace_cost=left.")
 @click.option("--objective", type=click.Choice(OBJECTIVES), default="none", show_default=True,
               help="none: any win; waste: fewest cards out of the game; turns: fewest moves.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True, max=1e9), default=None,
               metavar="S", help="Give up after S seconds (verdict unknown). Default: none.")
 @click.option("--node-limit", type=click.IntRange(min=1), default=None, metavar="N",
               help="Give up after N search nodes (deterministic, unlike --time-limit).")
@@ -141,6 +145,8 @@ def solve(seed: int | None, deal_file: str | None, players: int, rule_options: t
     """
     if (seed is None) == (deal_file is None):
         raise CliError("give exactly one of --seed N and --deal FILE")
+    if time_limit is not None and time_limit != time_limit:  # NaN passes FloatRange
+        raise CliError("--time-limit must be a number of seconds, not nan")
     if output is not None:
         check_writable(output)
     ctx = click.get_current_context()
@@ -196,7 +202,9 @@ def solve(seed: int | None, deal_file: str | None, players: int, rule_options: t
     out.print(Text(verdict_line(res, time_limit), style="bold"))
     line = res.plan.moves if res.plan is not None else res.best_line
     if res.verdict != WIN:
-        out.print(f"Furthest line found ({count_text(len(line), 'move')}, "
+        what = ("Furthest line (proven)" if res.stats.get("best_progress_proven")
+                else "Furthest line found")
+        out.print(f"{what} ({count_text(len(line), 'move')}, "
                   f"{count_text(res.best_progress, 'slot')}):")
     game = Game(deal)
     for mv in line:

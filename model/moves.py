@@ -85,32 +85,40 @@ class Move:
         if kind not in KINDS:
             raise RecordError(f"{at}kind must be one of {', '.join(KINDS)}, not {kind!r}")
 
-        def whole(key: str, required: bool = True) -> int:
+        def whole(key: str) -> int:
             v = d.get(key)
-            if v is None and not required:
-                return 0
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
                 raise RecordError(f"{at}{key} must be a whole number ≥ 1, not {v!r}")
             return v
 
         player = whole("player")
-        discard_raw = d.get("discard", [])
-        if not isinstance(discard_raw, list):
-            raise RecordError(f"{at}discard must be a list of card texts")
-        try:
-            discard = tuple(parse_card(t, i + 1) for i, t in enumerate(discard_raw))
-        except ValueError as exc:
-            raise RecordError(f"{at}discard: {exc}") from None
+        unused = {DISCARD: ("card", "row", "slot", "to_row", "to_slot"),
+                  PLACE: ("to_row", "to_slot"), CAMPFIRE: ()}[kind]
+        for key in unused:
+            if d.get(key) is not None:
+                raise RecordError(f"{at}a {kind} move has no {key} (got {d[key]!r})")
+        def discards() -> tuple[Card, ...]:
+            if "discard" not in d:
+                raise RecordError(f"{at}discard is missing (an empty list when nothing is paid)")
+            raw = d["discard"]
+            if not isinstance(raw, list):
+                raise RecordError(f"{at}discard must be a list of card texts")
+            try:
+                return tuple(parse_card(t, i + 1) for i, t in enumerate(raw))
+            except ValueError as exc:
+                raise RecordError(f"{at}discard: {exc}") from None
+
         if kind == DISCARD:
-            return cls(DISCARD, player, discard=discard)
+            return cls(DISCARD, player, discard=discards())
         try:
             card = parse_card(d.get("card"))  # type: ignore[arg-type]
         except ValueError as exc:
             raise RecordError(f"{at}card: {exc}") from None
         row, slot = whole("row"), whole("slot")
         if kind == CAMPFIRE:
-            return cls(CAMPFIRE, player, card, row, slot, whole("to_row"), whole("to_slot"), discard)
-        return cls(PLACE, player, card, row, slot, discard=discard)
+            to_row, to_slot = whole("to_row"), whole("to_slot")
+            return cls(CAMPFIRE, player, card, row, slot, to_row, to_slot, discards())
+        return cls(PLACE, player, card, row, slot, discard=discards())
 
     # ---- text ----------------------------------------------------------------------------
 

@@ -61,6 +61,8 @@ def parse_json(text: str, source: str = "input") -> Any:
         raise RecordError(f"{source}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except RecursionError:
         raise RecordError(f"{source}: JSON nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        raise RecordError(f"{source}: unreadable JSON ({str(exc).splitlines()[0][:80]})") from None
 
 
 def _cards(raw: Any, what: str) -> list:
@@ -185,6 +187,9 @@ def position_from_data(data: Any) -> Game:
             raise RecordError(f"a position needs the key {key!r}")
     mountain = _card_lists(data["mountain"], "mountain")
     hands = _card_lists(data["hands"], "hands")
+    players = data.get("players", len(hands))
+    if players != len(hands) or isinstance(players, bool):
+        raise RecordError(f"players is {players!r} but {len(hands)} hands are given")
     decks = _card_lists(data["decks"], "decks")
     out = _cards(data["out"], "out") if data.get("out") is not None else None
     to_move = data.get("to_move", 1)

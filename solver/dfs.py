@@ -108,7 +108,14 @@ class Switches:
     transposition: bool = True
     dominance: bool = True
     bounds: bool = True
-    table_size: int = 4_000_000
+    table_size: int = 0  # 0: from the memory limit
+
+
+def table_entries_for(memory_limit_mb: int) -> int:
+    """Transposition-table entries that fit ``memory_limit_mb``: measured about 140 bytes an
+    entry (a 60–70 byte key and the dict slot); 200 leaves room for the dict's growth and the
+    rest of the process."""
+    return max(1024, memory_limit_mb * 1024 * 1024 // 200)
 
 
 class _Stop(Exception):
@@ -135,6 +142,8 @@ class Search:
         self.campfire_paid = r.campfire_move_cost == "paid"
         self.objective = objective
         self.sw = switches
+        if not switches.table_size:
+            switches.table_size = table_entries_for(2048)
         self.deadline = deadline
         self.node_limit = node_limit
         self.progress = progress
@@ -177,6 +186,7 @@ class Search:
         self.win_line: list[tuple] | None = None
         self.stopped = False
         self.interrupted = False
+        self.progress_proven = False
         self.next_check = 1024 if node_limit is None else min(1024, node_limit)
         self.t0 = time.monotonic()
         self.last_report = self.t0
@@ -429,7 +439,8 @@ class Search:
         for p in range(self.P):
             parts.extend(self.canonical_hand(self.hands[p], flags) if dominance else self.hands[p])
             parts.append(254)
-            parts.append(self.ptr[p])
+            parts.append(self.ptr[p] >> 8)  # deck pointers take two bytes: decks may
+            parts.append(self.ptr[p] & 255)  # hold more than 255 cards
         return bytes(parts)
 
     def bound_fails(self, budget: int) -> bool:
@@ -821,6 +832,43 @@ class Search:
         p = self.to_move
         return len(self.hands[p]) >= 2 or bool(self.placements(p))
 
+    def furthest(self) -> bool:
+        """After a proven loss: search every line for the most slots filled (into
+        ``best_progress``/``best_line``). True when the search finished, so that the furthest
+        is proven; raises ``_Stop`` when a limit runs out. Each card fills at most one slot,
+        so a state that cannot pass the best so far is cut; a state seen before is not
+        searched again (its lines were counted the first time)."""
+        seen: set[bytes] = set()
+        cap = self.sw.table_size
+        total = self._slots_total
+
+        def rec() -> None:
+            self.nodes += 1
+            if self.nodes >= self.next_check:
+                self._check_limits()
+            if self.filled > self.best_progress:
+                self.best_progress = self.filled
+                self.best_line = list(self.path)
+            reach = self.filled + min(total - self.filled, self.n_remaining)
+            if reach <= self.best_progress:
+                return
+            flags = self.dead_flags()
+            key = self.key(flags)
+            if key in seen:
+                return
+            if len(seen) >= cap:
+                raise _Stop
+            seen.add(key)
+            for mv in self.children(flags):
+                rec_ = self.apply(mv)
+                self.path.append(mv)
+                rec()
+                self.path.pop()
+                self.undo(mv, rec_)
+
+        rec()
+        return True
+
     def _evict(self) -> None:
         """Replacement policy: drop the older half of the table (insertion order)."""
         tt = self.tt
@@ -854,6 +902,7 @@ class Search:
             "table_evictions": self.tt_evictions,
             "pruned": dict(self.pruned),
             "best_progress": max(self.best_progress, 0),
+            "best_progress_proven": self.progress_proven,
             **({"interrupted": True} if self.interrupted else {}),
         }
 
@@ -982,7 +1031,7 @@ def solve(
     ``time_limit`` in seconds and ``node_limit`` in nodes bound the search (``None``: no
     limit); when one runs out the verdict is ``unknown`` (or ``win`` with ``optimal=False`` and
     the proven ``bound`` when a win was found). ``memory_limit_mb`` caps the transposition
-    table (about 150 bytes an entry); a full table drops its older half. ``switches``:
+    table (counted at 200 bytes an entry); a full table drops its older half. ``switches``:
     ``transposition``, ``dominance``, ``bounds`` (bools) and ``table_size`` (entries).
     ``progress``: called about twice a second with the stats dict. ``beam_schedule``: the
     heuristic phase, pairs (beam width, ways to pay kept per placement; 0 = all), run in
@@ -998,8 +1047,8 @@ def solve(
         if not hasattr(sw, k):
             raise ValueError(f"unknown search switch {k!r}")
         setattr(sw, k, v)
-    cap = max(1024, memory_limit_mb * 1024 * 1024 // 150)
-    sw.table_size = min(sw.table_size, cap) if "table_size" not in switches else sw.table_size
+    if not sw.table_size:
+        sw.table_size = table_entries_for(memory_limit_mb)
     deadline = time.monotonic() + time_limit if time_limit is not None else None
     s = Search(deal, objective, sw, deadline, node_limit, progress)
     start = s.snapshot()
@@ -1025,6 +1074,9 @@ def solve(
             if s.dfs(INF):
                 best = s.win_line
                 best_value = s.line_cost(best)
+            else:
+                exhausted = True  # a proven loss, whatever the furthest search below does
+                s.progress_proven = s.furthest()
         if best is not None and objective != "none":
             while best_value > s.root_bound():
                 if not s.dfs(best_value - 1):

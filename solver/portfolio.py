@@ -67,7 +67,7 @@ def solve_portfolio(deal: Deal, objective: str = "none", time_limit: float | Non
     ``stopped``, ``unsupported: …``, ``error: …``). With ``wait_all`` every solver runs to
     its own answer (for cross-checks and benchmarks) and the first prover is still the one
     reported. Raises :class:`SolverBug` when two solvers prove contradicting verdicts or
-    optima.
+    optima, or when a solver fails (an exception, a plan the engine rejects).
     """
     solvers = solvers or SOLVERS
     ctx = mp.get_context("fork")
@@ -108,6 +108,9 @@ def solve_portfolio(deal: Deal, objective: str = "none", time_limit: float | Non
                         _check_agreement(results)
                         if winner is None:
                             winner = name
+                elif kind == "error":
+                    # a crash (or a plan the engine rejected) is a bug, never an "unknown"
+                    raise SolverBug(f"{name} failed in the portfolio: {payload}")
                 else:
                     status[name] = {"verdict": None, "seconds": secs, "status": f"{kind}: {payload}"}
     finally:

@@ -117,6 +117,8 @@ def test_json_is_byte_identical_across_hash_seeds() -> None:
     (["--seed", "1", "--rules", "colour=x"], "unknown rule option"),
     (["--seed", "1", "--objective", "speed"], "speed"),
     (["--seed", "1", "--time-limit", "0"], "time-limit"),
+    (["--seed", "1", "--time-limit", "nan"], "time-limit"),
+    (["--seed", "1", "--output", ""], "--output"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args: list[str], needle: str) -> None:
     p = subprocess.run([sys.executable, "-m", "cli.main", "solve", *args],

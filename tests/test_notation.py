@@ -232,6 +232,12 @@ def test_discard_order_does_not_matter() -> None:
     ({"player": 1, "kind": "place", "row": 1, "slot": 4}, "card"),
     ({"player": 1, "kind": "campfire", "card": "Cr", "row": 1, "slot": 1, "to_row": 2}, "to_slot"),
     ({"player": 1, "kind": "place", "card": "7r", "row": 1.0, "slot": 4}, "row"),
+    # fields a kind does not use must be absent, and discard is always given (review)
+    ({"player": 1, "kind": "discard", "card": "zz", "discard": ["3r", "S"]}, "card"),
+    ({"player": 1, "kind": "discard", "row": 1.5, "discard": ["3r", "S"]}, "row"),
+    ({"player": 1, "kind": "place", "card": "7r", "row": 1, "slot": 4, "to_row": "a",
+      "discard": []}, "to_row"),
+    ({"player": 1, "kind": "place", "card": "7r", "row": 1, "slot": 4}, "discard"),
 ])
 def test_malformed_move_json_is_a_record_error(bad, field: str) -> None:
     """Issue 2: bad input is a one-line error naming the move and the field."""
@@ -430,3 +436,21 @@ def test_hand_short_of_the_hand_size_with_a_deck_left_is_impossible() -> None:
         Game.from_parts(RuleSet.standard(), [], [parse_cards("Cb")], [parse_cards("1r")])
     # with the deck empty a short hand is normal
     Game.from_parts(RuleSet.standard(), [], [parse_cards("Cb")], [[]])
+
+
+def test_position_players_must_match_the_hands() -> None:
+    from model.game import Game
+    from model.records import position_from_data
+
+    pos = Game(Deal.from_seed(1, 2)).to_position()
+    position_from_data(pos)
+    for bad in (3, "x", True):
+        with pytest.raises(RecordError, match="players"):
+            position_from_data({**pos, "players": bad})
+
+
+def test_json_with_an_integer_too_long_to_convert_is_a_record_error() -> None:
+    from model.records import parse_json
+
+    with pytest.raises(RecordError, match="unreadable JSON"):
+        parse_json('{"deal": {"players": ' + "9" * 5000 + "}}")

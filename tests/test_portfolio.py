@@ -94,3 +94,13 @@ def test_unproven_answers_merge_best_win_with_best_bound() -> None:
     assert res.bound == exact.value
     # the merged bound meets the win's value, so the merged answer is optimal
     assert res.value == exact.value and res.optimal
+
+
+def crashes(deal: Deal, objective: str, **_: object) -> SolveResult:
+    raise ValueError("boom")
+
+
+def test_a_crashing_solver_fails_the_portfolio_instead_of_answering_unknown() -> None:
+    deal = find_deal("loss")
+    with pytest.raises(SolverBug, match="boom"):
+        solve_portfolio(deal, "none", time_limit=20, solvers={"x": crashes, "slow": slow_unknown})

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from model.deal import Deal
 from model.rules import RuleSet
 from solver.dfs import solve
+from model.records import replay
 from tests.reference import reference_solve
 from tests.strategies import tiny_games
 
@@ -45,3 +46,46 @@ def test_limits_never_overclaim(deal: Deal, objective: str, limit: int) -> None:
 def test_node_limit_is_exact(limit: int) -> None:
     res = solve(Deal.from_seed(21, 3), node_limit=limit)
     assert res.stats["nodes"] <= limit
+
+
+def naive_furthest(deal: Deal) -> int:
+    """Most slots any line fills: plain exhaustive search over model.Game (no table)."""
+    from model.game import Game
+
+    game = Game(deal)
+    best = 0
+
+    def rec() -> None:
+        nonlocal best
+        best = max(best, game.filled_slots())
+        for move in game.legal_moves():
+            game.push(move)
+            rec()
+            game.pop()
+
+    rec()
+    return best
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deal=tiny_games())
+def test_a_proven_loss_reports_the_furthest_the_deal_can_be_taken(deal: Deal) -> None:
+    res = solve(deal)
+    if res.verdict != "loss":
+        return
+    assert res.stats["best_progress_proven"]
+    assert res.best_progress == naive_furthest(deal)
+    rep = replay(deal, res.best_line)
+    assert rep.error is None and rep.game.filled_slots() == res.best_progress
+
+
+def test_furthest_of_a_loss_counts_lines_the_bounds_cut() -> None:
+    # Review case: the bounds cut the root (no Summit can ever be played), yet P1 and P2
+    # can still place their cards.
+    rules = RuleSet.from_options(["values=1", "bridges=0", "summits=1", "colours=2",
+                                  "copies=1", "campfires=0"])
+    deal = Deal.from_seed(1, 5, rules)
+    res = solve(deal, time_limit=30)
+    assert res.verdict == "loss"
+    assert res.stats["best_progress_proven"]
+    assert res.best_progress >= 2
