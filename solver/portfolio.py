@@ -32,7 +32,11 @@ def _cpsat(deal: Deal, objective: str, time_limit: float | None, workers: int, s
            **_: Any) -> SolveResult:
     from solver.cpsat import solve_cpsat
 
-    return solve_cpsat(deal, objective, time_limit=time_limit, workers=workers, seed=seed)
+    # hinted by the DFS beam's first win, as `ascent solve --solver cpsat` runs it: measured,
+    # CP-SAT alone finds no win on a full deal in 30 s, while hinted it proves turn optima
+    # the DFS does not (benchmarks/results/compare-dfs-cpsat-turns.md)
+    return solve_cpsat(deal, objective, time_limit=time_limit, workers=workers, seed=seed,
+                       hint="beam")
 
 
 SOLVERS: dict[str, Callable[..., SolveResult]] = {"dfs": _dfs, "cpsat": _cpsat}
