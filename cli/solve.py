@@ -13,7 +13,7 @@ from cli.common import CliError, console, load_source, render_game
 from model.game import count_text
 from model.deal import Deal
 from model.game import Game
-from model.records import dumps, replay
+from model.records import Plan, dumps, replay
 from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolveResult
 
 SOLVERS = ("dfs", "cpsat", "portfolio")
@@ -42,6 +42,17 @@ def run_solver(name: str, deal: Deal, objective: str, time_limit: float | None,
                                seed=seed, memory_limit_mb=memory_limit, verbose=verbose)
     except NotImplementedError as exc:
         raise CliError(f"--solver {name}: {exc}") from None
+
+
+def without_timing(stats: dict[str, Any]) -> dict[str, Any]:
+    """``stats`` without what depends on the clock (seconds, rates, CP-SAT's wall time, the
+    portfolio's per-solver times), so that equal input gives byte-identical JSON."""
+    out = {}
+    for k, v in stats.items():
+        if k in ("seconds", "wall_time") or k.endswith("_seconds") or "per_second" in k:
+            continue
+        out[k] = without_timing(v) if isinstance(v, dict) else v
+    return out
 
 
 def check_writable(output: str) -> None:
@@ -181,15 +192,9 @@ def solve(seed: int | None, deal_file: str | None, players: int, rule_options: t
 
     data = res.to_json()
     if no_timing:
-        data["stats"] = {k: v for k, v in data["stats"].items()
-                         if k != "seconds" and "per_second" not in k}
+        data["stats"] = without_timing(data["stats"])
     if output is not None:
-        record = (res.plan.to_json() if res.plan is not None
-                  else {**data["plan"]} if data["plan"] else None)
-        if record is None:
-            from model.records import Plan
-
-            record = Plan(deal, res.best_line, {"verdict": res.verdict}).to_json()
+        record = (res.plan or Plan(deal, res.best_line, {"verdict": res.verdict})).to_json()
         try:
             with open(output, "x", encoding="utf-8") as fh:
                 fh.write(dumps(record) + "\n")

@@ -570,6 +570,7 @@ def solve_cpsat(
     """
     start = time.perf_counter()
     hint_note = "none"
+    hint_seconds = 0.0
     if isinstance(hint, str):
         if hint != "beam":
             raise ValueError(f"hint must be a move list, 'beam' or None, not {hint!r}")
@@ -577,8 +578,9 @@ def solve_cpsat(
 
         share = None if time_limit is None else time_limit / 2
         hint = heuristic_win(deal, objective, time_limit=share)
-        hint_note = (f"beam of the DFS ({len(hint)} moves, {time.perf_counter() - start:.2f} s)"
-                     if hint else "beam of the DFS found no win")
+        hint_seconds = round(time.perf_counter() - start, 3)
+        hint_note = (f"beam of the DFS ({len(hint)} moves)" if hint
+                     else "beam of the DFS found no win")
         if time_limit is not None:
             time_limit = max(0.01, time_limit - (time.perf_counter() - start))
     elif hint:
@@ -607,6 +609,7 @@ def solve_cpsat(
         "variables": len(cm.model.proto.variables),
         "constraints": len(cm.model.proto.constraints),
         "hint": hint_note,
+        "hint_seconds": hint_seconds,
     }
     if status == cp_model.INFEASIBLE:
         return SolveResult(LOSS, objective, deal, solver="cpsat", stats=stats)
