@@ -69,3 +69,12 @@ def test_cli_hint_none_is_cpsat_alone() -> None:
     data = json.loads(res.output)
     assert data["stats"]["hint"] == "none"
     assert data["verdict"] == reference_solve(_tiny_rules_deal(4, 1), "none")[0]
+
+
+def test_cpsat_json_without_timing_is_byte_identical_run_to_run() -> None:
+    args = ["solve", "--seed", "2", "--rules", "preset=tiny", "--solver", "cpsat", "--json",
+            "--no-timing"]
+    first, second = (CliRunner().invoke(main, args) for _ in range(2))
+    assert first.exit_code == 0, first.output
+    assert first.output == second.output
+    assert "wall_time" not in first.output and "hint_seconds" not in first.output
