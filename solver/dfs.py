@@ -644,16 +644,21 @@ class Search:
         # prefer cheap; then higher rows for the same cost (low rows are for low cards)
         return (0 if n <= 1 else 1, n * 8 + keep_pen, -r)
 
-    def dfs(self, budget: int) -> bool:
-        """True iff a win with cost-to-go ≤ ``budget`` exists from the current state; the
-        winning line from the start is then in ``self.win_line``. Raises ``_Stop`` when a
-        limit runs out."""
+    def _enter_node(self) -> None:
+        """Count a node of the exhaustive searches, check the limits, and keep the furthest
+        line (``best_progress``/``best_line``)."""
         self.nodes += 1
         if self.nodes >= self.next_check:
             self._check_limits()
         if self.filled > self.best_progress:
             self.best_progress = self.filled
             self.best_line = list(self.path)
+
+    def dfs(self, budget: int) -> bool:
+        """True iff a win with cost-to-go ≤ ``budget`` exists from the current state; the
+        winning line from the start is then in ``self.win_line``. Raises ``_Stop`` when a
+        limit runs out."""
+        self._enter_node()
         if self.filled == self._slots_total:
             self.win_line = list(self.path)
             return True
@@ -843,12 +848,7 @@ class Search:
         total = self._slots_total
 
         def rec() -> None:
-            self.nodes += 1
-            if self.nodes >= self.next_check:
-                self._check_limits()
-            if self.filled > self.best_progress:
-                self.best_progress = self.filled
-                self.best_line = list(self.path)
+            self._enter_node()
             reach = self.filled + min(total - self.filled, self.n_remaining)
             if reach <= self.best_progress:
                 return
