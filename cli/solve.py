@@ -168,6 +168,9 @@ def solve(seed: int | None, deal_file: str | None, players: int, rule_options: t
         raise CliError(f"{src.name}: solve takes a deal (seeded, typed in, or a record), "
                        f"not a {src.kind}")
     deal = src.plan.deal
+    if src.plan.moves:
+        click.echo(f"ascent: note: {src.name} holds {count_text(len(src.plan.moves), 'move')}; "
+                   "solve starts from the deal's first move", err=True)
 
     status = None
     progress = None
