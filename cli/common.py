@@ -125,6 +125,10 @@ class AscentGroup(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:  # before click turns it into "Aborted!" with a blank line
             raise CliError("interrupted", EXIT_INTERRUPTED) from None
+        except BrokenPipeError:  # before click's own EPIPE handling, which exits 1
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            raise SystemExit(EXIT_BROKEN_PIPE) from None
 
 
 # ---- input ---------------------------------------------------------------------------------
@@ -340,10 +344,21 @@ def render_game(game: Game, title: str | None = None) -> RenderableType:
     return Group(*parts)
 
 
+class _Console(Console):
+    """rich's console, ending on a closed pipe with the same exit code as the rest of the CLI
+    (rich itself exits 1, which means "illegal move" here)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise SystemExit(EXIT_BROKEN_PIPE)
+
+
 def console() -> Console:
     """A rich console on the current standard output (plain text when it is not a
     terminal); long lines are not wrapped, so card lists stay on one line."""
-    return Console(file=sys.stdout, soft_wrap=True, highlight=False)
+    return _Console(file=sys.stdout, soft_wrap=True, highlight=False)
 
 
 # ---- shared click options ------------------------------------------------------------------

@@ -97,7 +97,8 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
         return (f"loss: no play wins (proven by exhaustive search) · {furthest}: "
                 f"{count_text(res.best_progress, 'slot')} · {res.solver} · {effort}")
     limit = f"the time limit ({time_limit:g} s)" if time_limit else "a search limit"
-    return (f"unknown: {limit} ran out before a win or a proof · furthest line found: "
+    why = "interrupted" if st.get("interrupted") else f"{limit} ran out"
+    return (f"unknown: {why} before a win or a proof · furthest line found: "
             f"{count_text(res.best_progress, 'slot')} · {res.solver} · {effort}")
 
 

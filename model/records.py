@@ -261,7 +261,7 @@ def load(path: str | Path, rules: RuleSet | None = None) -> tuple[str, Any]:
     try:
         if stripped.startswith("{") or stripped.startswith("["):
             data = parse_json(text, str(path))
-            if isinstance(data, dict) and "verdict" in data and "deal" in data:
+            if isinstance(data, dict) and "verdict" in data and "best_progress" in data:
                 return "plan", plan_of_answer(data)
             if isinstance(data, dict) and "moves" in data:
                 return "plan", Plan.from_json(data)

@@ -569,6 +569,13 @@ def solve_cpsat(
     log. ``params``: further CP-SAT parameters by name (for experiments).
     """
     start = time.perf_counter()
+    rules = deal.rules
+    if rules.values < rules.rows:
+        # no Ascent card reaches the top rows (R4), so the Summit can never be played: the
+        # model would hold a slot value with an empty domain, which CP-SAT calls invalid
+        return SolveResult(LOSS, objective, deal, solver="cpsat", stats={
+            "nodes": 0, "seconds": round(time.perf_counter() - start, 3), "table_entries": 0,
+            "status": f"INFEASIBLE (no Ascent card reaches row {rules.values + 1}, R4)"})
     hint_note = "none"
     hint_seconds = 0.0
     if isinstance(hint, str):
@@ -611,6 +618,8 @@ def solve_cpsat(
         "hint": hint_note,
         "hint_seconds": hint_seconds,
     }
+    if status == cp_model.MODEL_INVALID:
+        raise SolverBug(f"cpsat built an invalid model: {cm.model.validate()}")
     if status == cp_model.INFEASIBLE:
         return SolveResult(LOSS, objective, deal, solver="cpsat", stats=stats)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

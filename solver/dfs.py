@@ -1012,6 +1012,8 @@ def heuristic_win(deal: Deal, objective: str = "none", time_limit: float | None 
                     break
     except _Stop:
         pass
+    if s.interrupted:  # Ctrl-C is the user's, not a limit: pass it on
+        raise KeyboardInterrupt
     return s.to_moves(best) if best is not None else None
 
 

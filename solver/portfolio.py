@@ -11,6 +11,8 @@ than one of them being shown.
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
+import signal
 import time
 from multiprocessing.connection import wait
 from typing import Any, Callable
@@ -42,11 +44,25 @@ def _cpsat(deal: Deal, objective: str, time_limit: float | None, workers: int, s
 SOLVERS: dict[str, Callable[..., SolveResult]] = {"dfs": _dfs, "cpsat": _cpsat}
 
 
+def _die_with_parent() -> None:
+    """Linux: the worker gets SIGTERM when the portfolio's process dies, however it dies."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def _run(fn: Callable[..., SolveResult], kwargs: dict, conn: Any) -> None:
+    _die_with_parent()
     try:
         conn.send(("ok", fn(**kwargs)))
     except NotImplementedError as exc:
         conn.send(("unsupported", str(exc)))
+    except KeyboardInterrupt:
+        conn.send(("interrupted", "Ctrl-C"))
     except BaseException as exc:  # noqa: BLE001 - reported to the parent, never lost
         conn.send(("error", f"{exc.__class__.__name__}: {exc}"))
     finally:
@@ -89,48 +105,79 @@ def solve_portfolio(deal: Deal, objective: str = "none", time_limit: float | Non
         conns[parent] = name
     results: dict[str, SolveResult] = {}
     status: dict[str, dict[str, Any]] = {}
-    winner: str | None = None
     deadline = None if time_limit is None else t0 + time_limit + GRACE_SECONDS
+
+    terminated = []
+
+    def on_term(signum: int, frame: Any) -> None:
+        terminated.append(signum)
+        raise KeyboardInterrupt  # ends the wait below; the finally stops the workers
+
+    old_term = signal.signal(signal.SIGTERM, on_term)
+    interrupted = False
     try:
-        while conns and (winner is None or wait_all):
-            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-            ready = wait(list(conns), timeout=timeout)
-            if not ready:
-                break
-            for conn in ready:
-                name = conns.pop(conn)
-                try:
-                    kind, payload = conn.recv()
-                except EOFError:
-                    kind, payload = "error", "the process ended without an answer"
-                secs = round(time.monotonic() - t0, 3)
-                if kind == "ok":
-                    results[name] = payload
-                    status[name] = {"verdict": payload.verdict, "seconds": secs,
-                                    "status": "proved" if is_proven(payload) else "stopped"}
-                    if is_proven(payload):
-                        _check_agreement(results)
-                        if winner is None:
-                            winner = name
-                elif kind == "error":
-                    # a crash (or a plan the engine rejected) is a bug, never an "unknown"
-                    raise SolverBug(f"{name} failed in the portfolio: {payload}")
-                else:
-                    status[name] = {"verdict": None, "seconds": secs, "status": f"{kind}: {payload}"}
+        try:
+            _collect(conns, results, status, deadline, t0, wait_all)
+        except KeyboardInterrupt:
+            # Ctrl-C at a terminal reaches the workers too; a SIGTERM is passed on to them
+            # as SIGINT. The DFS then stops and sends its best win: keep what arrives in the
+            # next seconds
+            interrupted = True
+            if terminated:
+                for p in procs.values():
+                    if p.is_alive() and p.pid is not None:
+                        os.kill(p.pid, signal.SIGINT)
+            _collect(conns, results, status, time.monotonic() + 3.0, t0, True)
     finally:
+        signal.signal(signal.SIGTERM, old_term)
         for name, p in procs.items():
             if p.is_alive():
                 p.terminate()
                 status.setdefault(name, {"verdict": None, "status": "stopped by the portfolio",
                                          "seconds": round(time.monotonic() - t0, 3)})
             p.join(timeout=5)
+    proven = [n for n in status if status[n].get("status") == "proved"]
+    winner = min(proven, key=lambda n: status[n]["seconds"]) if proven else None
     if winner is not None:
         res = results[winner]
     else:
         res = _merge(results, deal, objective)
     res.stats = {**res.stats, "portfolio": status,
-                 "portfolio_seconds": round(time.monotonic() - t0, 3)}
+                 "portfolio_seconds": round(time.monotonic() - t0, 3),
+                 **({"interrupted": True} if interrupted else {})}
     return res
+
+
+def _collect(conns: dict[Any, str], results: dict[str, SolveResult],
+             status: dict[str, dict[str, Any]], deadline: float | None, t0: float,
+             wait_all: bool) -> None:
+    """Receive answers until one is proven (all of them with ``wait_all``), the workers are
+    done, or ``deadline`` passes."""
+    proved = False
+    while conns and (not proved or wait_all):
+        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+        ready = wait(list(conns), timeout=timeout)
+        if not ready:
+            break
+        for conn in ready:
+            name = conns.pop(conn)
+            try:
+                kind, payload = conn.recv()
+            except EOFError:
+                kind, payload = "error", "the process ended without an answer"
+            secs = round(time.monotonic() - t0, 3)
+            if kind == "ok":
+                results[name] = payload
+                status[name] = {"verdict": payload.verdict, "seconds": secs,
+                                "status": "proved" if is_proven(payload) else "stopped"}
+                if is_proven(payload):
+                    _check_agreement(results)
+                    proved = True
+            elif kind == "error":
+                # a crash (or a plan the engine rejected) is a bug, never an "unknown"
+                raise SolverBug(f"{name} failed in the portfolio: {payload}")
+            else:
+                status[name] = {"verdict": None, "seconds": secs, "status": f"{kind}: {payload}"}
 
 
 def _check_agreement(results: dict[str, SolveResult]) -> None:

@@ -173,3 +173,38 @@ def test_options_a_deal_file_overrides_are_refused(tmp_path) -> None:
     res = run("solve", "--deal", str(deal), "--players", "3")
     assert res.exit_code == 2 and "--players" in res.output
     assert run("solve", "--deal", str(deal)).exit_code == 0
+
+
+def test_output_record_of_a_loss_replays_its_furthest_line(tmp_path) -> None:
+    rules = ["--rules", "values=1", "--rules", "bridges=0", "--rules", "summits=1",
+             "--rules", "colours=2", "--rules", "copies=1", "--rules", "campfires=0"]
+    rec = tmp_path / "loss.json"
+    res = run("solve", "--seed", "1", "--players", "5", *rules, "--output", str(rec))
+    assert res.exit_code == 0 and res.output.startswith("loss")
+    assert "furthest the deal can be taken: 2 slots" in res.output
+    rep = run("replay", str(rec))
+    assert rep.exit_code == 0
+    assert "2 of 45 slots filled" in rep.output
+
+
+def test_cpsat_calls_a_deal_whose_values_cannot_reach_the_top_a_loss() -> None:
+    res = run("solve", "--seed", "1", "--rules", "preset=tiny", "--rules", "values=2",
+              "--solver", "cpsat", "--json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["verdict"] == "loss"
+    dfs = json.loads(run("solve", "--seed", "1", "--rules", "preset=tiny", "--rules",
+                         "values=2", "--json").output)
+    assert dfs["verdict"] == "loss"
+
+
+def test_a_closed_pipe_exits_141_not_1() -> None:
+    for args in (["solve", "--seed", "1"], ["solve", "--seed", "1", "--json"], ["deal", "--seed", "1"]):
+        p = subprocess.run(f"{sys.executable} -m cli.main {' '.join(args)} | true",
+                           shell=True, capture_output=True, text=True, timeout=60,
+                           executable="/bin/bash")
+        code = subprocess.run(
+            f"{sys.executable} -m cli.main {' '.join(args)} | true; echo ${{PIPESTATUS[0]}}",
+            shell=True, capture_output=True, text=True, timeout=60, executable="/bin/bash")
+        assert code.stdout.strip().splitlines()[-1] in ("0", "141"), (args, code.stdout)
+        assert "Traceback" not in p.stderr

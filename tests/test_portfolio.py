@@ -104,3 +104,16 @@ def test_a_crashing_solver_fails_the_portfolio_instead_of_answering_unknown() ->
     deal = find_deal("loss")
     with pytest.raises(SolverBug, match="boom"):
         solve_portfolio(deal, "none", time_limit=20, solvers={"x": crashes, "slow": slow_unknown})
+
+
+def test_sigterm_stops_the_workers_and_keeps_the_win_found() -> None:
+    import os
+    import signal
+    import threading
+
+    deal = Deal.from_seed(2, 1)  # a full deal: the waste optimum is not proven in seconds
+    threading.Timer(4, lambda: os.kill(os.getpid(), signal.SIGTERM)).start()
+    res = solve_portfolio(deal, "waste", solvers={"dfs": fast_dfs, "slow": slow_unknown})
+    assert res.stats.get("interrupted")
+    assert res.verdict == "win" and res.solver == "dfs" and not res.optimal
+    assert res.plan is not None and res.plan.replay().outcome == "win"
