@@ -57,6 +57,9 @@ def _die_with_parent() -> None:
 
 def _run(fn: Callable[..., SolveResult], kwargs: dict, conn: Any) -> None:
     _die_with_parent()
+    # SIGINT (Ctrl-C, or passed on by the portfolio) stops the search and sends its best
+    # answer, whatever the worker inherited
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         conn.send(("ok", fn(**kwargs)))
     except NotImplementedError as exc:
@@ -127,7 +130,7 @@ def solve_portfolio(deal: Deal, objective: str = "none", time_limit: float | Non
                 for p in procs.values():
                     if p.is_alive() and p.pid is not None:
                         os.kill(p.pid, signal.SIGINT)
-            _collect(conns, results, status, time.monotonic() + 3.0, t0, True)
+            _collect(conns, results, status, time.monotonic() + 3.0, t0, True, stopping=True)
     finally:
         signal.signal(signal.SIGTERM, old_term)
         for name, p in procs.items():
@@ -150,9 +153,10 @@ def solve_portfolio(deal: Deal, objective: str = "none", time_limit: float | Non
 
 def _collect(conns: dict[Any, str], results: dict[str, SolveResult],
              status: dict[str, dict[str, Any]], deadline: float | None, t0: float,
-             wait_all: bool) -> None:
+             wait_all: bool, stopping: bool = False) -> None:
     """Receive answers until one is proven (all of them with ``wait_all``), the workers are
-    done, or ``deadline`` passes."""
+    done, or ``deadline`` passes. ``stopping``: the workers were interrupted, so one that
+    ends without an answer was stopped, not crashed."""
     proved = False
     while conns and (not proved or wait_all):
         timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -164,7 +168,8 @@ def _collect(conns: dict[Any, str], results: dict[str, SolveResult],
             try:
                 kind, payload = conn.recv()
             except EOFError:
-                kind, payload = "error", "the process ended without an answer"
+                kind, payload = ("interrupted" if stopping else "error",
+                                 "the process ended without an answer")
             secs = round(time.monotonic() - t0, 3)
             if kind == "ok":
                 results[name] = payload
