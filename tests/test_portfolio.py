@@ -106,14 +106,19 @@ def test_a_crashing_solver_fails_the_portfolio_instead_of_answering_unknown() ->
         solve_portfolio(deal, "none", time_limit=20, solvers={"x": crashes, "slow": slow_unknown})
 
 
-def test_sigterm_stops_the_workers_and_keeps_the_win_found() -> None:
+def test_sigterm_stops_every_worker_and_answers_honestly() -> None:
+    import multiprocessing
     import os
     import signal
     import threading
 
     deal = Deal.from_seed(2, 1)  # a full deal: the waste optimum is not proven in seconds
     threading.Timer(4, lambda: os.kill(os.getpid(), signal.SIGTERM)).start()
+    t = time.monotonic()
     res = solve_portfolio(deal, "waste", solvers={"dfs": fast_dfs, "slow": slow_unknown})
+    assert time.monotonic() - t < 15  # neither the unlimited DFS nor the 30 s sleeper waited
+    assert multiprocessing.active_children() == []  # no worker left running
     assert res.stats.get("interrupted")
-    assert res.verdict == "win" and res.solver == "dfs" and not res.optimal
-    assert res.plan is not None and res.plan.replay().outcome == "win"
+    assert not res.optimal and res.verdict in ("win", "unknown")
+    if res.verdict == "win":  # the DFS's best win, when it arrived in time
+        assert res.plan is not None and res.plan.replay().outcome == "win"
