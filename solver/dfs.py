@@ -595,7 +595,8 @@ class Search:
         fp = self.first_pos[self.to_move]
         cards = sorted(cards, key=fp.__getitem__)
         if self.sw.dominance:
-            dead = [c for c in cards if self.is_dead(c, flags)]
+            cm = self.canon_map(flags)
+            dead = [c for c in cards if cm[c] != c]
             summits = [c for c in cards if c == self.t.summit]
             if len(summits) > 1:
                 dead.extend(summits[1:])
@@ -832,6 +833,25 @@ class Search:
         short = self.beam_slack_floor - worst
         return self.beam_slack * short if short > 0 else 0
 
+    def beams(self, schedule: tuple[tuple[int, int], ...]) -> list[tuple] | None:
+        """The heuristic phase: run the beams of ``schedule`` (pairs of width and ways to
+        pay kept per placement) in order and return the best winning line found (``None``
+        if none). Stops at the first win for ``none``, or once a win meets the proven
+        bound. A limit that runs out sets ``stopped`` and keeps the wins found."""
+        best = None
+        try:
+            for width, choices in schedule:
+                self.beam_discard_choices = choices
+                cap = self.line_cost(best) if best is not None else INF
+                if self.beam(width, cap):
+                    best = self.win_line
+                    if (self.objective == "none" or self.line_cost(best) <= self.root_bound()
+                            or self.stopped):
+                        break
+        except _Stop:
+            self.stopped = True
+        return best
+
     def _can_move(self) -> bool:
         """R12: the player to move can discard two or play something."""
         p = self.to_move
@@ -1001,17 +1021,7 @@ def heuristic_win(deal: Deal, objective: str = "none", time_limit: float | None 
     nothing. Used to give CP-SAT a solution hint (:func:`solver.cpsat.solve_cpsat`)."""
     deadline = time.monotonic() + time_limit if time_limit is not None else None
     s = Search(deal, objective, Switches(), deadline, None)
-    best = None
-    try:
-        for width, choices in beam_schedule:
-            s.beam_discard_choices = choices
-            cap = s.line_cost(best) if best is not None else INF
-            if s.beam(width, cap):
-                best = s.win_line
-                if objective == "none" or s.line_cost(best) <= s.root_bound() or s.stopped:
-                    break
-    except _Stop:
-        pass
+    best = s.beams(beam_schedule)
     if s.interrupted:  # Ctrl-C is the user's, not a limit: pass it on
         raise KeyboardInterrupt
     return s.to_moves(best) if best is not None else None
@@ -1061,16 +1071,11 @@ def solve(
     exhausted = False
     try:
         # phase 1 (heuristic): beams of growing width look for a first, then a better, win
-        for width, choices in beam_schedule:
-            cap = best_value if best_value is not None else INF
-            s.beam_discard_choices = choices
-            if s.beam(width, cap):
-                best = s.win_line
-                best_value = s.line_cost(best)
-                if objective == "none" or best_value <= s.root_bound():
-                    break
-                if s.stopped:
-                    raise _Stop
+        best = s.beams(beam_schedule)
+        if best is not None:
+            best_value = s.line_cost(best)
+        if s.stopped:
+            raise _Stop
         # phase 2 (exact): a win within budget best - 1, until a search fails (optimal)
         if best is None:
             if s.dfs(INF):
