@@ -3,7 +3,8 @@
 starts from a deal's first move or from any fully known :class:`model.game.Game` position.
 Every plan a solver returns has been replayed by :mod:`model`."""
 
-from solver.dfs import heuristic_win, solve
+from solver.beam import heuristic_win
+from solver.exhaustive import solve
 from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolveResult, SolverBug
 
 __all__ = ["LOSS", "OBJECTIVES", "SolveResult", "SolverBug", "UNKNOWN", "WIN", "heuristic_win",
