@@ -205,7 +205,7 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
         check_writable(output)
     name, deal, note = resolve_start(source, deal_file, seed, players, rule_options, step,
                                      players_given)
-    add_start_note(ctx, note)
+    add_start_note(note)
     if isinstance(deal, Game) and solver_name != "dfs":
         from solver.cpsat import POSITION_UNSUPPORTED
 
