@@ -109,8 +109,11 @@ def test_every_position_on_a_winning_line_is_a_win_and_no_worse_than_the_plan() 
     res = solve(deal, "waste", node_limit=20_000)
     assert res.verdict == WIN
     moves = res.plan.moves
-    a = analyse(deal, moves, "none", time_per_move=5)
+    a = analyse(deal, moves, "none", time_per_move=None)
     assert all(p.verdict == WIN for p in a.positions) and a.losing_move is None
+    # each position searched on its own (no inference from the won end): still all wins
+    fresh = analyse(deal, moves, "none", time_per_move=None, reuse=False)
+    assert all(p.verdict == WIN and not p.derived for p in fresh.positions)
     games = positions_of(deal, moves)
     total = len(games[-1].out)
     for k in (len(moves) - 5, len(moves) - 1):
@@ -200,3 +203,16 @@ def test_bad_positions_and_records_are_one_line_errors(tmp_path) -> None:
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "Traceback" not in p.stderr
     assert p.stderr.startswith("ascent: error: ") and "illegal" in p.stderr
+
+
+def test_benchmark_script_runs_and_keeps_results(tmp_path) -> None:
+    from benchmarks.analysis import main as bench
+
+    out = tmp_path / "bench"
+    args = ["--parts", "ladder", "--ladder-rows", "4", "--ladder-seeds", "4",
+            "--before-nodes", "3000", "--out", str(out)]
+    assert bench(args) == 0
+    rows = [json.loads(ln) for ln in (out / "analysis.jsonl").read_text().splitlines()]
+    assert rows and rows[0]["after_verdict"] == "loss"
+    assert "hand_size=2 ladder" in (out / "analysis.md").read_text()
+    assert bench(args) == 2  # never over existing results
