@@ -1074,6 +1074,7 @@ def solve(
         best = s.beams(beam_schedule)
         if best is not None:
             best_value = s.line_cost(best)
+            s.best_progress = s._slots_total  # a win fills every slot: one figure (issue 7)
         if s.stopped:
             raise _Stop
         # phase 2 (exact): a win within budget best - 1, until a search fails (optimal)
@@ -1081,6 +1082,7 @@ def solve(
             if s.dfs(INF):
                 best = s.win_line
                 best_value = s.line_cost(best)
+                s.best_progress = s._slots_total
             else:
                 exhausted = True  # a proven loss, whatever the furthest search below does
                 s.progress_proven = s.furthest()
