@@ -25,9 +25,9 @@ from typing import Any, Sequence
 
 from benchmarks.solve import (
     CORPUS,
-    DEFAULT_OUT,
     BenchmarkError,
     machine,
+    new_out_dir,
     parse_int_list,
     percentile,
     read_rows,
@@ -48,7 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--objective", default="none", choices=["none", "waste", "turns"])
     p.add_argument("--time-limit", type=float, default=10.0, help="seconds per solve (default 10)")
     p.add_argument("--memory-limit", type=int, default=2048, help="MB per solve (default 2048)")
-    p.add_argument("--out", default=str(DEFAULT_OUT), help="output directory")
+    p.add_argument("--out", default=None,
+                   help="output directory (default: a new folder bench-DATE-TIME here)")
     p.add_argument("--resume", action="store_true", help="keep solves already in the JSONL")
     p.add_argument("--rules", action="append", default=[], metavar="K=V")
     p.add_argument("--quiet", action="store_true")
@@ -170,8 +171,13 @@ def run(args: argparse.Namespace, command: str) -> int:
         RuleSet.from_options(args.rules)
     except RuleOptionError as exc:
         raise BenchmarkError(str(exc)) from None
-    out_dir = Path(args.out)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    if args.resume and args.out is None:
+        raise BenchmarkError("--resume needs --out DIR (the folder of the run to continue)")
+    if args.out is None:
+        out_dir = new_out_dir()
+    else:
+        out_dir = Path(args.out)
+        out_dir.mkdir(parents=True, exist_ok=True)
     stem = f"compare-{'-'.join(solvers)}-{args.objective}"
     if args.rules:
         stem += "-" + "-".join(r.replace("=", "_") for r in args.rules)

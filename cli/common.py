@@ -21,6 +21,7 @@ bounded reader :func:`~cli.files.read_input`, the whole-or-nothing writer
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -49,6 +50,9 @@ EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as other command-line tools end
 
 PROG = "ascent"
 
+
+#: errno values of a failed write to standard output (full disk, quota, file size limit).
+_WRITE_ERRNOS = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO}
 
 #: The longest error line printed (characters); longer messages are cut with ``…``.
 MAX_MESSAGE = 400
@@ -97,6 +101,9 @@ def error_for(exc: BaseException) -> CliError:
     if isinstance(exc, (AscentError, json.JSONDecodeError, UnicodeError)):
         return CliError(str(exc), EXIT_BAD_INPUT)
     if isinstance(exc, OSError):
+        if getattr(exc, "filename", None) is None and exc.errno in _WRITE_ERRNOS:
+            _silence_stdout()  # (inputs are read with a file name; this was the output)
+            return CliError(f"cannot write standard output ({exc.strerror or exc})", EXIT_BAD_INPUT)
         name = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
         return CliError(f"{name}{exc.strerror or exc}", EXIT_BAD_INPUT)
     if isinstance(exc, (KeyboardInterrupt, click.Abort)):

@@ -77,6 +77,8 @@ def read_bytes(path: str | Path, limit: int = MAX_INPUT_BYTES) -> bytes:
                 if stat.S_ISREG(st.st_mode) and st.st_size > limit:
                     raise RecordError(_too_large(name, limit, st.st_size))
                 data = fh.read(limit + 1)
+        except RecordError:
+            raise
         except FileNotFoundError:
             raise RecordError(f"{name}: no such file") from None
         except IsADirectoryError:
@@ -300,7 +302,8 @@ def parse_deal_text(text: str, rules: RuleSet | None = None) -> Deal:
         if label:  # "P2: 7r S ...": the label must follow the order of the lines
             number = label.group(1)
             if len(number) > 3 or int(number) != len(decks) + 1:
-                raise RecordError(f"line {lineno}: deck label {quoted('P' + number)} where "
+                shown = f"P{number}" if len(number) <= 3 else quoted("P" + number)
+                raise RecordError(f"line {lineno}: deck label {shown} where "
                                   f"P{len(decks) + 1} was expected")
             line = line[label.end():]
         try:
