@@ -43,7 +43,7 @@ def main() -> None:
       ascent legal --seed 1 --players 2 --explain 7r
       ascent legal position.json --explain 7r
       ascent replay plan.json
-      ascent solve --seed 1 --objective waste --time-limit 2
+      ascent solve --seed 1 --objective waste --time-limit 1
 
     Inputs (files or standard input) are limited to 8 MB. Exit codes: 0 ok, 1 an
     illegal move in a replayed plan, 2 bad input (or output that cannot be written),

@@ -180,11 +180,11 @@ def solve(seed: int | None, deal_file: str | None, players: int | None, rule_opt
     \b
     Examples:
       ascent solve --seed 1
-      ascent solve --seed 7 --players 3 --objective waste --time-limit 2
+      ascent solve --seed 7 --players 3 --objective waste --time-limit 1
       ascent deal --seed 5 --players 2 > my-table.txt
       ascent solve --deal my-table.txt --json > answer.json
       ascent show answer.json --step 3
-      ascent solve --seed 1 --solver cpsat --time-limit 60
+      ascent solve --seed 3 --rules preset=tiny --solver cpsat --time-limit 60
     """
     if (seed is None) == (deal_file is None):
         raise CliError("give exactly one of --seed N and --deal FILE")
