@@ -597,12 +597,13 @@ class Game:
                                self.to_move, self.out, self.turn)
 
     def key(self) -> tuple:
-        """A hashable key of everything that decides the future (not the history)."""
+        """A hashable key of everything that decides the future (not the history). After
+        the winning Summit no player is to move: the last item is then ``None``."""
         return (
             tuple(tuple(r) for r in self.mountain),
             tuple(tuple(h) for h in self.hands),
             tuple(tuple(d) for d in self.decks),
-            self.to_move,
+            None if self.is_won() else self.to_move,
         )
 
     def move_text(self, move: Move) -> str:
