@@ -25,13 +25,16 @@ from typing import Any, Sequence
 
 from benchmarks.solve import (
     CORPUS,
+    STOP,
     BenchmarkError,
+    install_interrupts,
     machine,
     new_out_dir,
     parse_int_list,
     percentile,
     read_rows,
     resolve_solver,
+    restore_interrupts,
     run_job,
 )
 
@@ -145,11 +148,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
     command = "python -m benchmarks.compare " + " ".join(shlex.quote(a) for a in argv)
+    old = install_interrupts()
     try:
         return run(args, command)
     except BenchmarkError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    finally:
+        restore_interrupts(old)
 
 
 def run(args: argparse.Namespace, command: str) -> int:
@@ -187,6 +196,25 @@ def run(args: argparse.Namespace, command: str) -> int:
         jsonl.write_text("", encoding="utf-8")
     done = {(r["solver"], r["players"], r["seed"]) for r in rows}
     corpus = [(p, s) for p in players for s in (seeds if seeds is not None else CORPUS[p])]
+    STOP.clear()
+    try:
+        _run_all(corpus, solvers, done, rows, args, jsonl)
+    except KeyboardInterrupt:  # Ctrl-C/SIGTERM: the report of the solves done so far
+        STOP.set()
+        if rows:
+            md_path.write_text(markdown(rows, args, solvers, command), encoding="utf-8")
+        print(f"interrupted: {len(rows)} solves done; report of those in "
+              f"{md_path if rows else out_dir}; continue with --resume --out {shlex.quote(str(out_dir))}",
+              file=sys.stderr)
+        return 130
+    md_path.write_text(markdown(rows, args, solvers, command), encoding="utf-8")
+    if not args.quiet:
+        print(f"wrote {md_path}", file=sys.stderr)
+    return 1 if disagreements(rows) else 0
+
+
+def _run_all(corpus: list, solvers: list[str], done: set, rows: list[dict[str, Any]],
+             args: argparse.Namespace, jsonl: Path) -> None:
     for p, seed in corpus:
         for solver in solvers:
             if (solver, p, seed) in done:
@@ -194,6 +222,8 @@ def run(args: argparse.Namespace, command: str) -> int:
             job = dict(players=p, seed=seed, rules=list(args.rules), objective=args.objective,
                        time_limit=args.time_limit, memory_limit=args.memory_limit, solver=solver)
             row = run_job(job)
+            if row is None:  # stopped
+                raise KeyboardInterrupt
             rows.append(row)
             with jsonl.open("a", encoding="utf-8") as fh:
                 fh.write(json.dumps(row) + "\n")
@@ -201,10 +231,6 @@ def run(args: argparse.Namespace, command: str) -> int:
                 print(f"{solver:>9} {p}p seed {seed}: {row['verdict']} {row['seconds']} s"
                       + (f" (by {row.get('proved_by')})" if solver == "portfolio" else ""),
                       file=sys.stderr, flush=True)
-    md_path.write_text(markdown(rows, args, solvers, command), encoding="utf-8")
-    if not args.quiet:
-        print(f"wrote {md_path}", file=sys.stderr)
-    return 1 if disagreements(rows) else 0
 
 
 if __name__ == "__main__":

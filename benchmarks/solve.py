@@ -229,17 +229,22 @@ def run_job(job: dict[str, Any]) -> dict[str, Any] | None:
             cwd=ROOT, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
         killed = False
         stopped = False
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid == proc.pid:
-                break
-            if time.monotonic() - start > hard_limit and not killed:
-                proc.kill()
-                killed = True
-            if STOP.is_set() and not stopped:
-                proc.kill()
-                stopped = True
-            time.sleep(0.02)
+        try:
+            while True:
+                pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+                if pid == proc.pid:
+                    break
+                if time.monotonic() - start > hard_limit and not killed:
+                    proc.kill()
+                    killed = True
+                if STOP.is_set() and not stopped:
+                    proc.kill()
+                    stopped = True
+                time.sleep(0.02)
+        except KeyboardInterrupt:  # (in the main thread: benchmarks.compare) no orphan solve
+            proc.kill()
+            proc.wait()
+            raise
         if stopped:
             return None
         proc.returncode = os.waitstatus_to_exitcode(status)  # reaped by wait4 above

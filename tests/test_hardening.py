@@ -115,6 +115,8 @@ def test_closed_stderr_never_sends_the_message_to_stdout():
     assert r.returncode == 2 and r.stdout == ""
     r = sh("ascent deal --seed 1 2>&-")
     assert r.returncode == 0 and r.stdout.startswith("# ascent deal")
+    r = sh("ascent solve --seed 1 --rules preset=tiny 2>&-")
+    assert r.returncode == 0 and r.stdout.startswith("win in ")
 
 
 @pytest.mark.parametrize("cmd", ["deal --seed 1", "show --seed 1", "legal --seed 1",
@@ -475,3 +477,18 @@ def test_benchmark_ctrl_c_gives_a_summary_and_no_traceback(tmp_path):
     assert proc.returncode == 130, err
     assert "interrupted: 0 of 3 deals done" in err and "--resume" in err
     assert "Traceback" not in err
+
+
+def test_ctrl_c_stops_cpsat_and_keeps_an_honest_answer():
+    import threading
+
+    from solver.cpsat import solve_cpsat
+
+    timer = threading.Timer(1.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:  # CP-SAT alone finds no win on a full deal in seconds: it is stopped mid-search
+        res = solve_cpsat(Deal.from_seed(1), "none", time_limit=120, hint=None)
+    finally:
+        timer.cancel()
+    assert res.stats.get("interrupted") is True
+    assert res.verdict in ("unknown", "win") and res.stats["seconds"] < 120
