@@ -7,6 +7,9 @@ count, the share resolved and the median and 95th-percentile seconds; which solv
 portfolio's answers; and every disagreement (two proven verdicts, or two proven optima, that
 differ), which must be zero.
 
+Outputs go to a new folder ``bench-DATE-TIME`` in the current directory unless ``--out``
+names one; Ctrl-C (or SIGTERM) writes the report of the solves done so far (exit 130).
+
 Usage::
 
     python -m benchmarks.compare --solvers dfs,cpsat,portfolio --players 1 --seeds 1-20

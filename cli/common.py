@@ -118,7 +118,13 @@ def error_for(exc: BaseException) -> CliError:
 
 def _silence_stdout() -> None:
     """Point standard output at /dev/null, so that Python's last flush at exit cannot fail
-    again ("Exception ignored ... BrokenPipeError" or "No space left on device")."""
+    again ("Exception ignored ... BrokenPipeError" or "No space left on device"). Only when
+    ``sys.stdout`` is descriptor 1 (not when a test runner has replaced it)."""
+    try:
+        if sys.stdout is not None and sys.stdout.fileno() != 1:
+            return
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
+        return
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
@@ -277,6 +283,17 @@ class Source:
     position: Game | None = None
 
 
+def _given(name: str) -> bool:
+    """Whether the option ``name`` of the running command was given by the user (not its
+    default); ``True`` outside a click command or for an unknown name."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None or name not in ctx.params:
+        return True
+    source = ctx.get_parameter_source(name)
+    return source not in (None, click.core.ParameterSource.DEFAULT,
+                          click.core.ParameterSource.DEFAULT_MAP)
+
+
 def load_source(path: str | None, seed: int | None = None, players: int | None = None,
                 rule_options: Sequence[str] = ()) -> Source:
     """Read ``path`` (``-`` is standard input) with :func:`model.records.load`, or build the
@@ -290,7 +307,7 @@ def load_source(path: str | None, seed: int | None = None, players: int | None =
     """
     if path is not None and seed is not None:
         raise CliError("give a file or --seed, not both")
-    if path is not None and players is not None:
+    if path is not None and players is not None and _given("players"):
         raise CliError("--players applies to --seed; a file has its own players")
     rules = parse_rules(rule_options)
     if path is None:
