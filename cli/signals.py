@@ -66,19 +66,3 @@ def restore(old: dict[int, Any] | None) -> None:
             signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
         except (OSError, ValueError, TypeError):  # pragma: no cover
             pass
-
-
-def ignore_further_interrupts() -> None:
-    """After the first SIGINT/SIGTERM of a worker process: ignore any further one, so that a
-    second signal (Ctrl-C reaches the whole process group *and* the parent passes it on)
-    cannot break the worker while it sends the answer it found."""
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-
-
-def once_then_ignore(signum: int, frame: Any) -> None:
-    """A signal handler for worker processes: the first SIGINT/SIGTERM raises
-    :class:`KeyboardInterrupt` (the search stops and reports), later ones are ignored."""
-    ignore_further_interrupts()
-    raise KeyboardInterrupt
