@@ -412,7 +412,6 @@ def test_best_progress_is_one_figure_for_a_win():
 
 # ---- benchmarks ---------------------------------------------------------------------------
 
-CALLS = ROOT / "tests" / "_bench_calls"
 
 
 def unknown_solve(deal, objective="none", time_limit=None):
