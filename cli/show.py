@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import click
 
-from cli.common import console, load_source, render_game, resolve_game, source_options
+from cli.common import CliError, load_source, resolve_game, source_options
+from cli.picture import (check_picture_paths, emit_picture, emit_plan_pictures,
+                          picture_options)
 
 
 @click.command()
 @source_options
+@picture_options()
 def show(source: str | None, seed: int | None, players: int, rule_options: tuple[str, ...],
-         step: int | None) -> None:
+         step: int | None, fmt: str, picture: str | None, frames: str | None,
+         animate: str | None) -> None:
     """Draw a POSITION, or a PLAN after K moves: the mountain with the peak on top, each
     card in its colour, empty slots as ··; then each player's hand and deck, the cards out
     of the game, the turn and the outcome if the game is over.
@@ -24,8 +28,19 @@ def show(source: str | None, seed: int | None, players: int, rule_options: tuple
       ascent show plan.json --step 0
       ascent show --seed 1 --players 3
       ascent deal --seed 1 | ascent show -
+      ascent show --seed 1 --format svg --output seed1.svg
+      ascent show plan.json --format png --output plan.png
+      ascent show plan.json --frames plan-frames
     """
     src = load_source(source, seed, players, rule_options)
     game = resolve_game(src, step)
     title = f"{src.name}" + (f", after {step} moves" if step is not None else "")
-    console().print(render_game(game, title))
+    check_picture_paths(picture, animate, frames)
+    if (frames or animate) and src.kind != "plan":
+        raise CliError(f"{src.name}: --frames and --animate draw a plan move by move, and "
+                       "this is a position")
+    if frames or animate:
+        for note in emit_plan_pictures(src.plan, src.name, fmt, frames, animate):
+            click.echo(f"ascent: {note}", err=True)
+        return
+    emit_picture(game, title, fmt, picture)

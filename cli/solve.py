@@ -10,6 +10,7 @@ import click
 from rich.text import Text
 
 from cli.common import CliError, console, load_source, render_game
+from cli.picture import check_picture_paths, picture_options, solve_pictures
 from model.game import count_text
 from model.deal import Deal
 from model.game import Game
@@ -137,10 +138,12 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
 @click.option("--output", "output", default=None, metavar="FILE",
               help="Also write the plan (or the furthest line) as a game record to FILE; "
                    "an existing FILE is never overwritten.")
+@picture_options("--picture")
 def solve(seed: int | None, deal_file: str | None, players: int, rule_options: tuple[str, ...],
           objective: str, time_limit: float | None, node_limit: int | None, memory_limit: int,
           solver_name: str, workers: int, solver_seed: int, hint: str, verbose: bool, as_json: bool,
-          no_timing: bool, output: str | None) -> None:
+          no_timing: bool, output: str | None, fmt: str = "text", picture: str | None = None,
+          frames: str | None = None, animate: str | None = None) -> None:
     """Decide a deal with every card known: win (with the play), loss (proven) or unknown.
 
     One planner plays every seat in turn order with all hands and decks open. "win" comes
@@ -154,6 +157,7 @@ def solve(seed: int | None, deal_file: str | None, players: int, rule_options: t
       ascent solve --seed 7 --players 3 --objective waste --time-limit 30
       ascent solve --deal my-table.txt --json > answer.json
       ascent solve --seed 1 --solver cpsat --time-limit 60
+      ascent solve --seed 1 --format svg --picture final.svg --frames moves
     """
     if (seed is None) == (deal_file is None):
         raise CliError("give exactly one of --seed N and --deal FILE")
@@ -161,6 +165,9 @@ def solve(seed: int | None, deal_file: str | None, players: int, rule_options: t
         raise CliError("--time-limit must be a number of seconds, not nan")
     if output is not None:
         check_writable(output)
+    check_picture_paths(picture, animate, frames)
+    if as_json and fmt != "text" and picture is None:
+        raise CliError(f"--json prints JSON; give --picture FILE for the {fmt} picture")
     ctx = click.get_current_context()
     if deal_file is not None and ctx.get_parameter_source("players") != click.core.ParameterSource.DEFAULT:
         raise CliError("--players applies to --seed; a deal file has its own players")
@@ -204,8 +211,12 @@ def solve(seed: int | None, deal_file: str | None, players: int, rule_options: t
                 fh.write(dumps(record) + "\n")
         except OSError as exc:
             raise CliError(f"{output}: cannot write ({exc.strerror or exc.__class__.__name__})") from None
+    pictured = solve_pictures(res.plan or Plan(deal, res.best_line), res.verdict, fmt,
+                              picture, frames, animate)
     if as_json:
         click.echo(dumps(data))
+        return
+    if pictured:
         return
     out = console()
     out.print(Text(verdict_line(res, time_limit), style="bold"))
