@@ -13,6 +13,7 @@ from cli.common import AscentGroup
 from cli.deal import deal
 from cli.legal import legal
 from cli.replay import replay
+from cli.serve import serve
 from cli.show import show
 from cli.solve import solve
 
@@ -54,6 +55,7 @@ main.add_command(show)
 main.add_command(legal)
 main.add_command(replay)
 main.add_command(solve)
+main.add_command(serve)
 
 
 if __name__ == "__main__":  # pragma: no cover
