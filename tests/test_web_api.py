@@ -210,3 +210,35 @@ def test_old_games_are_dropped_beyond_the_cap():
         assert c.get(f"/api/games/{ids[0]}").status_code == 404
         assert c.get(f"/api/games/{ids[-1]}").status_code == 200
     assert MAX_BODY >= 1024
+
+
+def test_hint_off_the_solution_comes_from_the_solver(client):
+    """Leave the solution's line; the hint is then the solver's next move from the position
+    reached, and following hints wins."""
+    state = new_game(client, seed=1)
+    gid = state["id"]
+    reference = Move.from_json(client.get(f"/api/games/{gid}/hint").json()["move"])
+    game = Game(Deal.from_seed(1, 1, RuleSet.tiny()))
+    for other in game.legal_moves():
+        if other == reference:
+            continue
+        client.post(f"/api/games/{gid}/moves", json=other.to_json())
+        game.push(other)
+        r = client.get(f"/api/games/{gid}/hint")
+        if r.status_code == 200:
+            break
+        assert r.status_code == 409  # a lost position: no winning move exists
+        client.post(f"/api/games/{gid}/undo")
+        game.pop()
+    else:
+        pytest.fail("no other first move keeps the deal winnable")
+    for _ in range(40):
+        hint = r.json()
+        assert hint["source"] == "solver"
+        move = Move.from_json(hint["move"])
+        game.push(move)  # raises if the hint were illegal
+        state = client.post(f"/api/games/{gid}/moves", json=hint["move"]).json()
+        if state["outcome"]:
+            break
+        r = client.get(f"/api/games/{gid}/hint")
+    assert state["outcome"] == "win" and game.is_won()

@@ -69,6 +69,7 @@ class Session:
     start_turn: int = 0
     reference: list[Move] | None = None
     reference_source: str = ""
+    hint_line: list[Move] | None = None  # the solver's last winning line (hints follow it)
     lock: threading.Lock = field(default_factory=threading.Lock)
     used: float = field(default_factory=time.monotonic)
 
@@ -219,8 +220,12 @@ class Session:
         if self.on_reference():
             move = self.reference[len(g.move_stack)]
             return self._hint(move, self.reference_source)
+        line, done = self.hint_line, g.move_stack
+        if line is not None and len(done) < len(line) and line[: len(done)] == done:
+            return self._hint(line[len(done)], "solver")
         cont = solver(g.copy(), SOLVER_SECONDS)
         if cont:
+            self.hint_line = list(done) + list(cont)
             return self._hint(cont[0], "solver")
         made = set(g.move_stack)
         for move in self.puzzle.key_moves:
@@ -406,24 +411,16 @@ def reveal_step(session: Session, k: int,
 
 
 def default_solver(game: Game, seconds: float) -> list[Move] | None:
-    """A winning continuation from ``game`` found by :func:`solver.solve` within
-    ``seconds``, replayed by :mod:`model` before it is returned; ``None`` if none was found.
-
-    From a deal's start the plain DFS answers; from a mid-game position it needs a solver
-    that accepts a :class:`Game` (``solver.solve(Game)`` with ``continuation``)."""
+    """A winning continuation from ``game`` (a deal's start or any mid-game position) found
+    by :func:`solver.solve` within ``seconds``, replayed by :mod:`model` before it is
+    returned; ``None`` if no win was found in time (or none exists)."""
     import solver
 
-    start: Any = game.deal if (game.deal is not None and not game.move_stack) else game
-    try:
-        res = solver.solve(start, "none", time_limit=seconds, memory_limit_mb=256)
-    except (TypeError, AttributeError, NotImplementedError, ValueError):
-        return None  # this solver cannot start from a mid-game position
+    res = solver.solve(game, "none", time_limit=seconds, memory_limit_mb=256)
     if res.verdict != "win":
         return None
-    line = getattr(res, "continuation", None)
-    if line is None:
-        line = res.plan.moves if res.plan is not None else []
+    line = list(res.continuation)
     check = game.copy()
     for m in line:
         check.push(m)  # the rules engine replays every plan before it is shown
-    return list(line) if check.is_won() else None
+    return line if check.is_won() else None
