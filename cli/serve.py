@@ -33,6 +33,7 @@ def serve(host: str, port: int, archive: str | None, log_level: str) -> None:
     """
     if archive is not None and not os.path.isdir(archive):
         raise CliError(f"--archive {archive}: no such folder")
+    _check_can_listen(host, port)
     import uvicorn
 
     from web.app import create_app
@@ -45,5 +46,23 @@ def serve(host: str, port: int, archive: str | None, log_level: str) -> None:
         server.run()
     except OSError as exc:
         raise CliError(f"cannot listen on {host}:{port} ({exc.strerror or exc})") from None
-    if not server.started:
-        raise CliError(f"cannot listen on {host}:{port}")
+    except SystemExit:  # uvicorn's own exit on a failed start (it has logged why)
+        raise CliError(f"cannot listen on {host}:{port}") from None
+
+
+def _check_can_listen(host: str, port: int) -> None:
+    """Refuse a host or port that cannot be bound (in use, not an address of this machine)
+    with one line, before uvicorn starts."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise CliError(f"--host {host}: not an address of this machine ({exc})") from None
+    family, _, _, _, addr = infos[0]
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(addr)
+        except OSError as exc:
+            raise CliError(f"cannot listen on {host}:{port} ({exc.strerror or exc})") from None

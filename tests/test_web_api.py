@@ -242,3 +242,19 @@ def test_hint_off_the_solution_comes_from_the_solver(client):
             break
         r = client.get(f"/api/games/{gid}/hint")
     assert state["outcome"] == "win" and game.is_won()
+
+
+def test_serve_refuses_bad_options_in_one_line(tmp_path):
+    import socket
+
+    from tests.test_cli import assert_one_line_error, run
+
+    help_ = run("serve", "--help")
+    assert help_.exit_code == 0 and "Examples:" in help_.stdout and "127.0.0.1" in help_.stdout
+    assert_one_line_error(run("serve", "--archive", str(tmp_path / "nope")), 2, "no such folder")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        taken = s.getsockname()[1]
+        assert_one_line_error(run("serve", "--port", str(taken)), 2, "cannot listen")
+    assert_one_line_error(run("serve", "--port", "70000"), 2, "70000")
