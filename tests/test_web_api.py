@@ -258,3 +258,24 @@ def test_serve_refuses_bad_options_in_one_line(tmp_path):
         taken = s.getsockname()[1]
         assert_one_line_error(run("serve", "--port", str(taken)), 2, "cannot listen")
     assert_one_line_error(run("serve", "--port", "70000"), 2, "70000")
+
+
+def test_a_lost_game_says_so(client):
+    """Discard two cards every turn, keeping the Summit: once the deck is out, the last card
+    in hand is the Summit, which cannot be played (R10) nor discarded alone (R12)."""
+    state = new_game(client, seed=2)
+    gid = state["id"]
+    game = Game(Deal.from_seed(2, 1, RuleSet.tiny()))
+    while state["outcome"] is None:
+        hand = state["hands"][0]
+        keep = [c for c in hand if c != "S"]
+        pick = (keep + ["S"])[:2]
+        r = client.post(f"/api/games/{gid}/moves", json={"kind": "discard", "discard": pick})
+        assert r.status_code == 200, r.text
+        game.push(Move.from_json({"player": 1, "kind": "discard", "discard": pick}))
+        state = r.json()
+    assert state["outcome"] == game.outcome() == "loss"
+    assert state["message"].startswith("Lost") and "R12" in state["message"]
+    assert state["targets"] == {}
+    assert client.get(f"/api/games/{gid}/hint").status_code == 409
+    assert client.post(f"/api/games/{gid}/undo").json()["outcome"] is None
