@@ -279,3 +279,54 @@ def test_a_lost_game_says_so(client):
     assert state["targets"] == {}
     assert client.get(f"/api/games/{gid}/hint").status_code == 409
     assert client.post(f"/api/games/{gid}/undo").json()["outcome"] is None
+
+
+def puzzle_record(kind: str = "deal", skip: int = 4) -> dict:
+    """A puzzle record of the shape ``ascent daily --json`` prints, made here from a solved
+    tiny deal (par: the waste of that win)."""
+    deal = Deal.from_seed(1, 1, RuleSet.tiny())
+    plan = winning_plan(1)
+    end = Game(deal)
+    for m in plan:
+        end.push(m)
+    rec = {"date": "2026-12-01", "kind": kind, "size": "mini", "rules": deal.rules.to_dict(),
+           "goal": "Win with as few cards out of the game as you can", "par": len(end.out),
+           "par_proven": False, "grade": "easy",
+           "key_moves": [m.to_json() for m in plan[5:7]],
+           "solution": {"deal": {"players": 1, "decks": deal.deck_texts(), "seed": 1},
+                        "rules": deal.rules.to_dict(), "moves": [m.to_json() for m in plan]}}
+    if kind == "deal":
+        rec["deal"] = {"players": 1, "decks": deal.deck_texts(), "seed": 1}
+    else:
+        start = Game(deal)
+        for m in plan[:skip]:
+            start.push(m)
+        rec["position"] = start.copy().to_position()
+    return rec
+
+
+@pytest.mark.parametrize("kind", ["deal", "position"])
+def test_a_puzzle_record_plays_with_goal_par_and_its_solution(client, kind):
+    rec = puzzle_record(kind)
+    r = client.post("/api/games", json={"puzzle": rec})
+    assert r.status_code == 201, r.text
+    state = r.json()
+    gid = state["id"]
+    assert state["goal"] == rec["goal"] and state["par"] == rec["par"]
+    assert state["puzzle"]["date"] == "2026-12-01"
+    solution = rec["solution"]["moves"][4 if kind == "position" else 0:]
+    for expected in solution:
+        hint = client.get(f"/api/games/{gid}/hint").json()
+        assert hint["source"] == "solution" and hint["move"] == expected
+        state = client.post(f"/api/games/{gid}/moves", json=hint["move"]).json()
+    assert state["outcome"] == "win"
+    assert state["message"].endswith(f"exactly par ({rec['par']}).")
+    step = client.get(f"/api/games/{gid}/solution/{len(solution)}").json()
+    assert step["total"] == len(solution) and step["outcome"] == "win"
+    assert step["source"] == "solution"
+
+
+def test_a_bad_puzzle_record_is_a_4xx(client):
+    for bad in ([], {"deal": None}, {"deal": {"decks": [["7r"]]}}, {"position": {"mountain": 1}}):
+        r = client.post("/api/games", json={"puzzle": bad})
+        assert 400 <= r.status_code < 500 and r.json()["error"], (bad, r.text)

@@ -8,8 +8,9 @@
 ``GET  /api/daily/{date}``                  the daily puzzle of ``date`` (``YYYY-MM-DD`` or
                                             ``today``, UTC); ``?kind=deal|position``
                                             ``&size=full|mini``; without its solution
-``POST /api/games``                         start a game: ``{"daily": DATE, "kind", "size"}``
-                                            or ``{"seed": N, "players": P, "rules": {...}}``
+``POST /api/games``                         start a game: ``{"daily": DATE, "kind", "size"}``,
+                                            ``{"seed": N, "players": P, "rules": {...}}`` or
+                                            ``{"puzzle": RECORD}`` (a puzzle record)
 ``GET  /api/games/{id}``                    the game's state (mountain SVG, hands, targets)
 ``POST /api/games/{id}/check``              would ``{"card","row","slot"[,"to_row","to_slot"]}``
                                             be legal, and what does it cost
@@ -58,7 +59,8 @@ API = [
     {"method": "POST", "path": "/api/games",
      "does": "start a game",
      "body": ['{"daily": "YYYY-MM-DD"|"today", "kind": "deal", "size": "mini"}',
-              '{"seed": N, "players": P, "rules": {"preset": "tiny", ...}}']},
+              '{"seed": N, "players": P, "rules": {"preset": "tiny", ...}}',
+              '{"puzzle": {a puzzle record of ascent daily --json}}']},
     {"method": "GET", "path": "/api/games/{id}", "does": "the game's state"},
     {"method": "POST", "path": "/api/games/{id}/check",
      "does": "legality and cost of a placement",
@@ -180,11 +182,15 @@ def create_app(archive: str | Path | None = None,
                                           str(body.get("size", "mini")))
             game, title, pz = puzzle_from_record(rec)
             s = store.add(game, title, pz)
+        elif "puzzle" in body:
+            game, title, pz = puzzle_from_record(body["puzzle"])
+            s = store.add(game, title, pz)
         elif "seed" in body:
             game, title = game_from_seed(body["seed"], body.get("players", 1), body.get("rules"))
             s = store.add(game, title)
         else:
-            raise RecordError("start a game with {\"seed\": N, ...} or {\"daily\": DATE, ...}")
+            raise RecordError("start a game with {\"seed\": N, ...}, {\"daily\": DATE, ...} "
+                              "or {\"puzzle\": RECORD}")
         with s.lock:
             return JSONResponse(s.state(), status_code=201)
 

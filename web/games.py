@@ -372,9 +372,24 @@ def _moves_of(raw: Any, start: Game, lenient: bool = False) -> list[Move]:
             if lenient:
                 continue
             raise
-    if start.turn and len(moves) > start.turn and not lenient:
-        moves = moves[start.turn:]  # a full game record from the deal: keep what follows
-    return moves
+    if lenient:
+        return moves
+    for line in (moves, moves[start.turn:] if start.turn else None):
+        if line is not None and _replays(start, line):
+            return line  # from the start, or a full game record from the deal that led here
+    return []  # a solution that does not replay from here is not offered
+
+
+def _replays(start: Game, moves: list[Move]) -> bool:
+    """Whether ``moves`` are legal one after the other from ``start`` (checked by
+    :mod:`model` on a copy)."""
+    game = start.copy() if start.deal is None or start.move_stack else Game(start.deal)
+    try:
+        for m in moves:
+            game.push(m)
+    except IllegalMoveError:
+        return False
+    return True
 
 
 def solution_line(session: Session,
