@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from cli.common import CliError, load_source, resolve_game, source_options
+from cli.common import CliError, console, load_source, render_game, resolve_game, source_options
 from cli.picture import (check_picture_paths, emit_picture, emit_plan_pictures,
                           picture_options)
 
@@ -42,5 +42,8 @@ def show(source: str | None, seed: int | None, players: int, rule_options: tuple
     if frames or animate:
         for note in emit_plan_pictures(src.plan, src.name, fmt, frames, animate):
             click.echo(f"ascent: {note}", err=True)
+        return
+    if fmt == "text" and picture is None:
+        console().print(render_game(game, title))
         return
     emit_picture(game, title, fmt, picture)

@@ -161,11 +161,12 @@ def draw_slot(game: Game, row: int, slot: int, marked: bool = False,
     cx, cy = slot_centre(game, row, slot)
     card = game.card_at(row, slot)
     what = card_label(card) if card is not None else "empty"
-    attrs = {"class_": "slot", "data_row": row, "data_slot": slot, "id": f"slot-{row}-{slot}"}
+    where = "peak" if row == game.rules.peak_row else f"row {row} slot {slot}"
+    attrs = {"class_": "slot", "data_row": row, "data_slot": slot, "id": f"slot-{row}-{slot}",
+             "tabindex": 0, "role": "button", "aria_label": f"{where}: {what}"}
     if card is not None:
         attrs["data_card"] = card.text
     g = dw.Group(**attrs) if interactive else dw.Group(class_="slot")
-    where = "peak" if row == game.rules.peak_row else f"row {row} slot {slot}"
     g.append(dw.Title(f"{where}: {what}"))
     if card is None:
         g.append(_diamond(cx, cy, R - 2, fill=EMPTY_FILL, stroke=EMPTY_STROKE, stroke_width=1.5,

@@ -260,6 +260,17 @@ def test_serve_refuses_bad_options_in_one_line(tmp_path):
     assert_one_line_error(run("serve", "--port", "70000"), 2, "70000")
 
 
+def test_serve_check_answers_over_http():
+    from tests.test_cli import run
+
+    result = run("serve", "--port", "0", "--check")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [ln.split(":")[0] for ln in lines[:5]] == [
+        "GET /", "GET /static/play.js", "GET /static/play.css", "GET /api", "POST /api/games"]
+    assert all(": 200," in ln or ": 201," in ln for ln in lines[:5])
+
+
 def test_a_lost_game_says_so(client):
     """Discard two cards every turn, keeping the Summit: once the deck is out, the last card
     in hand is the Summit, which cannot be played (R10) nor discarded alone (R12)."""

@@ -62,6 +62,9 @@ function render(state) {
   $("mountain").innerHTML = g.svg;
   for (const el of document.querySelectorAll("#mountain .slot")) {
     el.addEventListener("click", () => slotClicked(+el.dataset.row, +el.dataset.slot, el.dataset.card));
+    el.addEventListener("keydown", (ev) => {  // keyboard: Tab to a slot, Enter or Space
+      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); el.dispatchEvent(new Event("click")); }
+    });
   }
   const hands = $("hands");
   hands.innerHTML = "";
