@@ -341,3 +341,42 @@ def test_a_bad_puzzle_record_is_a_4xx(client):
     for bad in ([], {"deal": None}, {"deal": {"decks": [["7r"]]}}, {"position": {"mountain": 1}}):
         r = client.post("/api/games", json={"puzzle": bad})
         assert 400 <= r.status_code < 500 and r.json()["error"], (bad, r.text)
+
+
+@pytest.fixture(scope="module")
+def daily_archive(tmp_path_factory):
+    """A frozen archive holding the real mini deal puzzle of 2026-12-01
+    (:func:`puzzles.daily.puzzle_for`), written as ``ascent daily build`` lays it out."""
+    import datetime
+
+    from puzzles.archive import dumps_record, path_for
+    from puzzles.daily import puzzle_for
+
+    date = datetime.date(2026, 12, 1)
+    record = puzzle_for(date, "deal", "mini")
+    root = tmp_path_factory.mktemp("archive")
+    path = path_for(root, date, "deal", "mini")
+    path.parent.mkdir(parents=True)
+    path.write_text(dumps_record(record), encoding="utf-8")
+    return root, record
+
+
+def test_daily_puzzle_from_the_archive_to_par(daily_archive):
+    root, record = daily_archive
+    with TestClient(create_app(archive=root)) as c:
+        public = c.get("/api/daily/2026-12-01?kind=deal&size=mini").json()
+        assert public == {k: v for k, v in record.items() if k not in ("solution", "key_moves")}
+        assert c.get("/api/daily/2026-12-02?size=mini").status_code == 404
+        assert c.get("/api/daily/2026-12-01?size=huge").status_code == 400
+        r = c.post("/api/games", json={"daily": "2026-12-01", "kind": "deal", "size": "mini"})
+        assert r.status_code == 201, r.text
+        state = r.json()
+        assert state["par"] == record["par"] and state["goal"] == record["goal"]["text"]
+        gid = state["id"]
+        for expected in record["solution"]["moves"]:
+            hint = c.get(f"/api/games/{gid}/hint").json()
+            assert hint["source"] == "solution" and hint["move"] == expected
+            state = c.post(f"/api/games/{gid}/moves", json=expected).json()
+        assert state["outcome"] == "win"
+        assert state["cards_out"] == record["par"]
+        assert state["message"].endswith(f"exactly par ({record['par']}).")

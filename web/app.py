@@ -32,6 +32,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import threading
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
@@ -118,21 +119,43 @@ def create_app(archive: str | Path | None = None,
     solve = solver or default_solver
     archive_dir = Path(archive) if archive is not None else None
 
+    cache: dict[tuple[str, str, str], dict] = {}
+    cache_locks: dict[tuple[str, str, str], threading.Lock] = {}
+    cache_guard = threading.Lock()
+
     def puzzle_record(date: dt.date, kind: str, size: str) -> dict:
+        """The puzzle record of date/kind/size: from the archive when one is served, else
+        made by :func:`puzzles.daily.puzzle_for` (seconds to minutes) and kept in memory;
+        one request makes it while the others for the same puzzle wait."""
         if kind not in ("deal", "position"):
             raise RecordError(f"kind must be deal or position, not {kind[:20]!r}")
         if size not in ("full", "mini"):
             raise RecordError(f"size must be full or mini, not {size[:20]!r}")
+        from puzzles import archive as arch, daily
+        from puzzles.dates import DateError, check_date
+
         try:
-            from puzzles import archive as arch, daily
-        except ImportError:
-            raise NotFound("daily puzzles are not available in this version") from None
+            check_date(date)
+        except DateError as exc:
+            raise NotFound(str(exc)) from None
         if archive_dir is not None:
-            rec = arch.find(archive_dir, date, kind, size)
+            try:
+                rec = arch.find(archive_dir, date, kind, size)
+            except arch.ArchiveError as exc:
+                raise Conflict(str(exc)) from None
             if rec is None:
-                raise NotFound(f"no {kind} {size} puzzle for {date} in the archive {archive_dir}")
+                raise NotFound(f"no {kind} {size} puzzle for {date} in the archive")
             return rec
-        return daily.puzzle_for(date, kind, size)
+        key = (date.isoformat(), kind, size)
+        with cache_guard:
+            lock = cache_locks.setdefault(key, threading.Lock())
+        with lock:
+            if key not in cache:
+                try:
+                    cache[key] = daily.puzzle_for(date, kind, size)
+                except daily.GenerationError as exc:
+                    raise NotFound(str(exc)) from None
+            return cache[key]
 
     def guarded(handler: Callable[..., Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         async def run(request: Request) -> Response:

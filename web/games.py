@@ -358,7 +358,10 @@ def _moves_of(raw: Any, start: Game, lenient: bool = False) -> list[Move]:
     whose first moves lead to ``start``), or a list of moves or of ``{"move": ...}``."""
     if raw is None:
         return []
-    if isinstance(raw, dict):
+    skip = 0
+    if isinstance(raw, dict):  # a game record; "start_move": where the puzzle starts in it
+        sm = raw.get("start_move")
+        skip = sm if isinstance(sm, int) and not isinstance(sm, bool) and sm > 0 else 0
         raw = raw.get("moves", [])
     if not isinstance(raw, list):
         return []
@@ -374,7 +377,7 @@ def _moves_of(raw: Any, start: Game, lenient: bool = False) -> list[Move]:
             raise
     if lenient:
         return moves
-    for line in (moves, moves[start.turn:] if start.turn else None):
+    for line in (moves[skip:] if skip else None, moves, moves[start.turn:] if start.turn else None):
         if line is not None and _replays(start, line):
             return line  # from the start, or a full game record from the deal that led here
     return []  # a solution that does not replay from here is not offered

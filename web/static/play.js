@@ -287,6 +287,8 @@ async function start() {
   } else {
     body = { daily: q.get("date") || "today", kind: q.get("kind") || "deal", size: q.get("size") || "mini" };
   }
+  say(body.daily ? `Loading the daily puzzle of ${body.daily} (the server makes it on its first request, which can take a while)…`
+                  : `Dealing deal ${body.seed}…`, "info");
   try {
     render(await api("POST", "/api/games", body));
     say("Click a card in your hand, then a slot on the mountain.", "");
