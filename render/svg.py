@@ -215,7 +215,8 @@ def draw_game(game: Game, title: str | None = None, *, hands: bool = True,
     """The picture of ``game``: title, mountain (peak on top, row numbers on the left) and,
     with ``hands``, one line per player and a status line.
 
-    ``interactive`` adds the web page's hooks (see :func:`draw_slot`); ``marks`` are
+    ``title`` ``None`` gives "Mountain", ``""`` no heading at all. ``interactive`` adds the
+    web page's hooks (see :func:`draw_slot`); ``marks`` are
     (row, slot) pairs to outline (the last move). Returns a :class:`drawsvg.Drawing`.
     """
     rules = game.rules
@@ -225,10 +226,11 @@ def draw_game(game: Game, title: str | None = None, *, hands: bool = True,
     extra = (game.players * line_h + 34) if hands else 0
     d = dw.Drawing(width, height + extra, id_prefix="m")
     d.append(dw.Rectangle(0, 0, width, height + extra, fill="#fffefb"))
-    head = title or "Mountain"
-    if rules.preset != "standard" or rules.changed_options():
-        head += f"  (rules: {rules.describe()})"
-    d.append(_text(head, 15, MARGIN, MARGIN + 6, "#222222", anchor="start"))
+    if title != "":  # "" leaves the heading out (the web page has its own)
+        head = title or "Mountain"
+        if rules.preset != "standard" or rules.changed_options():
+            head += f"  (rules: {rules.describe()})"
+        d.append(_text(head, 15, MARGIN, MARGIN + 6, "#222222", anchor="start"))
     for row in range(rules.peak_row, 0, -1):
         _, cy = slot_centre(game, row, 1)
         label = "peak" if row == rules.peak_row else f"row {row}"

@@ -128,7 +128,7 @@ class Session:
             "moves": history,
             "last_move": last.to_json() if last else None,
             "targets": targets,
-            "svg": game_svg(g, self.title, hands=False, interactive=True,
+            "svg": game_svg(g, "", hands=False, interactive=True,
                             marks=move_marks(last)),
             "card_svgs": {c.text: card_svg(c, 46) for c in hand_cards},
         }

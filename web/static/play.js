@@ -60,6 +60,8 @@ function render(state) {
     `Turn ${g.turn + 1} · player ${g.to_move} to move · ${g.filled}/${g.slots} slots`;
   $("rules").textContent = g.rules_text === "standard" ? "" : `rules: ${g.rules_text}`;
   $("mountain").innerHTML = g.svg;
+  const svg = $("mountain").querySelector("svg");  // small mountains drawn larger, up to 760 px
+  if (svg) svg.style.width = `${Math.min(svg.width.baseVal.value * 1.6, 760)}px`;
   for (const el of document.querySelectorAll("#mountain .slot")) {
     el.addEventListener("click", () => slotClicked(+el.dataset.row, +el.dataset.slot, el.dataset.card));
     el.addEventListener("keydown", (ev) => {  // keyboard: Tab to a slot, Enter or Space
