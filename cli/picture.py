@@ -43,9 +43,11 @@ def picture_options(output_flag: str = "--output") -> Callable[[Callable], Calla
     return deco
 
 
-def check_picture_paths(picture: str | None, animate: str | None, frames: str | None) -> None:
-    """Refuse, before any work, output files that exist or whose folder does not."""
-    for opt, path in (("picture", picture), ("--animate", animate)):
+def check_picture_paths(picture: str | None, animate: str | None, frames: str | None,
+                        flag: str = "--output") -> None:
+    """Refuse, before any work, output files that exist or whose folder does not; ``flag``
+    names the picture's file option in messages."""
+    for opt, path in ((flag, picture), ("--animate", animate)):
         if path is None:
             continue
         if not path.strip():
@@ -144,7 +146,8 @@ def emit_plan_pictures(plan: Plan, name: str, fmt: str, frames: str | None,
     except IllegalMoveError as exc:
         raise CliError(f"{name}: {exc}") from None
     except OSError as exc:
-        raise CliError(f"cannot write ({exc.strerror or exc})") from None
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        raise CliError(f"{where}cannot write ({exc.strerror or exc})") from None
     return notes
 
 

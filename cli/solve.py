@@ -165,7 +165,7 @@ def solve(seed: int | None, deal_file: str | None, players: int, rule_options: t
         raise CliError("--time-limit must be a number of seconds, not nan")
     if output is not None:
         check_writable(output)
-    check_picture_paths(picture, animate, frames)
+    check_picture_paths(picture, animate, frames, "--picture")
     if as_json and fmt != "text" and picture is None:
         raise CliError(f"--json prints JSON; give --picture FILE for the {fmt} picture")
     ctx = click.get_current_context()
