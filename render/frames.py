@@ -96,7 +96,9 @@ def animated_svg(plan: Plan, seconds_per_move: float = 1.2, name: str = "") -> s
     n = len(frames)
     width = max(d.width for _, d in frames)
     height = max(d.height for _, d in frames)
-    out = dw.Drawing(width, height, id_prefix="a")
+    from render.svg import FONT
+
+    out = dw.Drawing(width, height, id_prefix="a", font_family=FONT)
     total = seconds_per_move * n
     for k, drawing in frames:
         last = k == n - 1

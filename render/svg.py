@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterable
 
 import drawsvg as dw
@@ -87,8 +88,8 @@ def _text(text: str, size: float, x: float, y: float, fill: str, weight: str = "
           anchor: str = "middle") -> dw.Text:
     """Text whose middle sits at ``y`` (the baseline is placed by hand, as CairoSVG ignores
     ``dominant-baseline``)."""
-    return dw.Text(text, size, x, y + size * 0.36, fill=fill, font_family=FONT,
-                   font_weight=weight, text_anchor=anchor)
+    return dw.Text(text, size, x, round(y + size * 0.36, 2), fill=fill, font_weight=weight,
+                   text_anchor=anchor)  # font-family is set once on the <svg> element
 
 
 def _card_face(card: Card, cx: float, cy: float, scale: float = 1.0) -> list[dw.DrawingElement]:
@@ -163,7 +164,7 @@ def draw_slot(game: Game, row: int, slot: int, marked: bool = False,
     what = card_label(card) if card is not None else "empty"
     where = "peak" if row == game.rules.peak_row else f"row {row} slot {slot}"
     attrs = {"class_": "slot", "data_row": row, "data_slot": slot, "id": f"slot-{row}-{slot}",
-             "tabindex": 0, "role": "button", "aria_label": f"{where}: {what}"}
+             "tabindex": 0, "role": "button"}  # its <title> names it
     if card is not None:
         attrs["data_card"] = card.text
     g = dw.Group(**attrs) if interactive else dw.Group(class_="slot")
@@ -224,7 +225,7 @@ def draw_game(game: Game, title: str | None = None, *, hands: bool = True,
     width, height = mountain_size(game)
     line_h = HAND_CARD + 14
     extra = (game.players * line_h + 34) if hands else 0
-    d = dw.Drawing(width, height + extra, id_prefix="m")
+    d = dw.Drawing(width, height + extra, id_prefix="m", font_family=FONT)
     d.append(dw.Rectangle(0, 0, width, height + extra, fill="#fffefb"))
     if title != "":  # "" leaves the heading out (the web page has its own)
         head = title or "Mountain"
@@ -264,9 +265,11 @@ def game_svg(game: Game, title: str | None = None, **kwargs) -> str:
     return draw_game(game, title, **kwargs).as_svg()
 
 
+@lru_cache(maxsize=512)
 def card_svg(card: Card, side: float = 48) -> str:
-    """One card as a small square SVG ``side`` units across (the web page's hand)."""
-    d = dw.Drawing(side + 4, side + 4)
+    """One card as a small square SVG ``side`` units across (the web page's hand); cached,
+    as a card always looks the same."""
+    d = dw.Drawing(side + 4, side + 4, font_family=FONT)
     d.append(_hand_card(card, 2, 2, side))
     svg = d.as_svg()
     return svg[svg.index("<svg"):]  # no XML declaration: it is inlined in HTML
