@@ -11,6 +11,8 @@ a free port of 127.0.0.1 and measures, on this machine:
   /api/games/{id}/moves`` over HTTP, each answered with the whole new state (mountain SVG,
   hands, targets); random legal moves of standard-rules deals (placements preferred), a new
   game when one ends; median, 95th percentile and mean;
+* **state CPU**: CPU milliseconds of this process to build one game state in-process (the
+  server's own share of a round trip, whatever else loads the machine);
 * **page size**: the bytes of everything the first load fetched (HTML, script, style sheet,
   the first game state), uncompressed as served.
 
@@ -126,6 +128,27 @@ def move_round_trips(url: str, moves: int, seed0: int) -> tuple[list[float], lis
     return times, sizes
 
 
+def state_cpu_ms(samples: int = 20, seed: int = 1, moves: int = 30) -> float:
+    """CPU milliseconds (this process) to build one game state, in-process: a standard deal
+    after ``moves`` random moves; the median of ``samples``. The server's own cost of an
+    answer, whatever else runs on the machine."""
+    from web.games import GameStore
+
+    game = Game(Deal.from_seed(seed))
+    rng = random.Random(seed)
+    for _ in range(moves):
+        legal = game.legal_moves()
+        places = [m for m in legal if m.kind != "discard"]
+        game.push(rng.choice(places or legal))
+    session = GameStore().add(game, "benchmark")
+    times = []
+    for _ in range(samples):
+        t0 = time.process_time()
+        session.state()
+        times.append((time.process_time() - t0) * 1000)
+    return statistics.median(times)
+
+
 def machine() -> dict[str, str]:
     from benchmarks.solve import machine as m
 
@@ -148,6 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         renders, res_sizes = first_render(url, args.loads, args.seed)
         trips, answer_sizes = move_round_trips(url, args.moves, args.seed)
+        cpu = state_cpu_ms()
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -159,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
         {"what": "move_round_trip_ms", "median": statistics.median(ms), "p95": q[-1],
          "mean": statistics.fmean(ms), "n": len(ms),
          "answer_bytes_median": statistics.median(answer_sizes)},
+        {"what": "state_cpu_ms", "median": cpu, "n": 20},
         {"what": "page_bytes", "total": sum(res_sizes.values()), "resources": res_sizes},
     ]
     m = machine()
@@ -186,6 +211,8 @@ def main(argv: list[str] | None = None) -> int:
         f"| per-move round trip (POST move → whole new state), standard deals "
         f"| {statistics.median(ms):.1f} ms | p95 {q[-1]:.1f} ms, mean {statistics.fmean(ms):.1f} ms, "
         f"answer {statistics.median(answer_sizes) / 1024:.1f} KiB | {len(ms)} |",
+        f"| CPU to build one game state in-process (standard deal after 30 moves; the "
+        f"server's own share of a round trip) | {cpu:.1f} ms | | 20 |",
         f"| page size (everything the first load fetched, uncompressed) "
         f"| {sum(res_sizes.values()) / 1024:.1f} KiB | "
         + ", ".join(f"{k} {v / 1024:.1f} KiB" for k, v in sorted(res_sizes.items())) + " | 1 |",
