@@ -176,6 +176,16 @@ def create_app(archive: str | Path | None = None,
         run.__name__ = handler.__name__
         return run
 
+    async def locked(s, work: Callable[[], Any]) -> Any:
+        """Run ``work`` under the game's lock in a worker thread, so that a long hint of one
+        game never stalls the server's event loop (other games, other requests)."""
+
+        def run() -> Any:
+            with s.lock:
+                return work()
+
+        return await run_in_threadpool(run)
+
     def session(request: Request):
         return store.get(request.path_params["id"])
 
@@ -214,41 +224,39 @@ def create_app(archive: str | Path | None = None,
         else:
             raise RecordError("start a game with {\"seed\": N, ...}, {\"daily\": DATE, ...} "
                               "or {\"puzzle\": RECORD}")
-        with s.lock:
-            return JSONResponse(s.state(), status_code=201)
+        return JSONResponse(await locked(s, s.state), status_code=201)
 
     async def game_get(request: Request) -> Response:
         s = session(request)
-        with s.lock:
-            return JSONResponse(s.state())
+        return JSONResponse(await locked(s, s.state))
 
     async def game_check(request: Request) -> Response:
         s = session(request)
         body = await read_json(request)
-        with s.lock:
-            return JSONResponse(s.check(body))
+        return JSONResponse(await locked(s, lambda: s.check(body)))
 
     async def game_move(request: Request) -> Response:
         s = session(request)
         body = await read_json(request)
-        with s.lock:
+
+        def work() -> dict:
             s.play(body)
-            return JSONResponse(s.state())
+            return s.state()
+
+        return JSONResponse(await locked(s, work))
 
     async def game_undo(request: Request) -> Response:
         s = session(request)
-        with s.lock:
+
+        def work() -> dict:
             s.undo()
-            return JSONResponse(s.state())
+            return s.state()
+
+        return JSONResponse(await locked(s, work))
 
     async def game_hint(request: Request) -> Response:
         s = session(request)
-
-        def work() -> dict:
-            with s.lock:
-                return s.hint(solve)
-
-        return JSONResponse(await run_in_threadpool(work))
+        return JSONResponse(await locked(s, lambda: s.hint(solve)))
 
     async def game_solution(request: Request) -> Response:
         s = session(request)
@@ -256,11 +264,7 @@ def create_app(archive: str | Path | None = None,
         if not raw.isdigit() or len(raw) > 6:
             raise RecordError(f"step must be a whole number ≥ 0, not {raw[:20]!r}")
 
-        def work() -> dict:
-            with s.lock:
-                return reveal_step(s, int(raw), solve)
-
-        return JSONResponse(await run_in_threadpool(work))
+        return JSONResponse(await locked(s, lambda: reveal_step(s, int(raw), solve)))
 
     async def not_found(request: Request, exc: Exception) -> Response:
         status = getattr(exc, "status_code", 404)
