@@ -279,6 +279,8 @@ class GameStore:
         self._lock = threading.Lock()
 
     def add(self, game: Game, title: str, puzzle: Puzzle | None = None) -> Session:
+        """A new :class:`Session` of ``game`` (its start) under a fresh random id; the
+        puzzle's solution, if any, becomes its reference line."""
         sid = secrets.token_hex(8)
         s = Session(sid, game, title, puzzle or Puzzle(), start_turn=game.turn)
         if s.puzzle.solution:
@@ -290,6 +292,7 @@ class GameStore:
         return s
 
     def get(self, sid: str) -> Session:
+        """The session of id ``sid``; :class:`NotFound` if there is none (or it was dropped)."""
         with self._lock:
             s = self._games.get(sid)
             if s is None:
