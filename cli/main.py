@@ -15,6 +15,7 @@ from cli.deal import deal
 from cli.hint import hint
 from cli.legal import legal
 from cli.replay import replay
+from cli.serve import serve
 from cli.show import show
 from cli.solve import solve
 
@@ -61,6 +62,7 @@ main.add_command(replay)
 main.add_command(solve)
 main.add_command(hint)
 main.add_command(analyse)
+main.add_command(serve)
 
 
 if __name__ == "__main__":  # pragma: no cover

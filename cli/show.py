@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from cli.common import (
+    CliError,
     console,
     emit_answer,
     load_source,
@@ -15,6 +16,8 @@ from cli.common import (
 )
 from cli.files import check_new_file
 from model.records import dumps
+from cli.picture import (check_picture_paths, emit_picture, emit_plan_pictures,
+                          picture_options)
 
 
 @click.command()
@@ -23,8 +26,10 @@ from model.records import dumps
               help="Also write the position shown (after --step K) as a position record "
                    "to FILE, for legal, show or a solver to read; an existing FILE is never "
                    "overwritten.")
+@picture_options()
 def show(source: str | None, seed: int | None, players: int | None,
-         rule_options: tuple[str, ...], step: int | None, position_file: str | None) -> None:
+         rule_options: tuple[str, ...], step: int | None, position_file: str | None, fmt: str,
+         picture: str | None, frames: str | None, animate: str | None) -> None:
     """Draw a POSITION, or a PLAN after K moves: the mountain with the peak on top, each
     card in its colour, empty slots as ··; then each player's hand and deck, the cards out
     of the game, the turn and the outcome if the game is over (after the winning Summit no
@@ -42,11 +47,28 @@ def show(source: str | None, seed: int | None, players: int | None,
       ascent show position.json
       ascent show --seed 1 --players 3
       ascent deal --seed 1 | ascent show -
+      ascent show --seed 1 --format svg --output seed1.svg
+      ascent show plan.json --format png --output plan.png
+      ascent show plan.json --frames plan-frames
     """
     if position_file is not None:
         check_new_file(position_file, "--position")
     src = load_source(source, seed, players, rule_options)
     game = resolve_game(src, step)
     title = f"{src.name}" + (f", after {step} moves" if step is not None else "")
+    check_picture_paths(picture, animate, frames)
+    if (frames or animate) and src.kind != "plan":
+        raise CliError(f"{src.name}: --frames and --animate draw a plan move by move, and "
+                       "this is a position")
     record = dumps({"position": game.to_position()}) + "\n" if position_file else None
-    emit_answer(lambda: console().print(render_game(game, title)), position_file, record)
+
+    def draw() -> None:
+        if frames or animate:
+            for note in emit_plan_pictures(src.plan, src.name, fmt, frames, animate):
+                click.echo(f"ascent: {note}", err=True)
+        elif fmt == "text" and picture is None:
+            console().print(render_game(game, title))
+        else:
+            emit_picture(game, title, fmt, picture)
+
+    emit_answer(draw, position_file, record)

@@ -22,6 +22,7 @@ from cli.options import (
     WORKERS,
 )
 from cli.start import add_start_note, describe_start, resolve_start
+from cli.picture import check_picture_paths, picture_options, solve_pictures
 from model.game import count_text
 from model.deal import Deal
 from model.game import Game
@@ -195,11 +196,14 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
 @click.option("--output", "output", default=None, metavar="FILE",
               help="Also write the plan (or the furthest line) as a game record to FILE; "
                    "an existing FILE is never overwritten.")
+@picture_options("--picture")
 def solve(source: str | None, step: int | None, seed: int | None, deal_file: str | None,
           players: int | None, rule_options: tuple[str, ...],
           objective: str, time_limit: float | None, node_limit: int | None, memory_limit: int,
           solver_name: str, workers: int, solver_seed: int, hint: str, furthest: str,
-          verbose: bool, as_json: bool, no_timing: bool, output: str | None) -> None:
+          verbose: bool, as_json: bool, no_timing: bool, output: str | None, fmt: str = "text",
+          picture: str | None = None, frames: str | None = None,
+          animate: str | None = None) -> None:
     """Decide a deal, or a mid-game POSITION|PLAN, with every card known: win (with the
     play), loss (proven) or unknown.
 
@@ -228,6 +232,7 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
       ascent show answer.json --step 3
       ascent solve --seed 3 --rules preset=tiny --solver cpsat --time-limit 60
       ascent solve answer.json --step 5 --objective waste
+      ascent solve --seed 1 --format svg --picture final.svg --frames moves
     """
     ctx = click.get_current_context()
     if (objective != "none"
@@ -241,6 +246,9 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
         from solver.cpsat import POSITION_UNSUPPORTED
 
         raise CliError(f"--solver {solver_name}: {POSITION_UNSUPPORTED}")
+    check_picture_paths(picture, animate, frames, "--picture")
+    if as_json and fmt != "text" and picture is None:
+        raise CliError(f"--json prints JSON; give --picture FILE for the {fmt} picture")
 
     status = None
     progress = None
@@ -269,17 +277,25 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
     record = None
     if output is not None:
         record = dumps(res.record().to_json()) + "\n"
-    emit_answer(lambda: print_answer(res, data, deal, time_limit, as_json), output, record)
+    emit_answer(lambda: print_answer(res, data, deal, time_limit, as_json, fmt, picture,
+                                     frames, animate), output, record)
     if res.stats.get("interrupted"):
         raise CliError("interrupted; the best found so far is shown above", EXIT_INTERRUPTED)
 
 
 def print_answer(res: SolveResult, data: dict[str, Any], deal: Deal | Game,
-                 time_limit: float | None, as_json: bool) -> None:
+                 time_limit: float | None, as_json: bool, fmt: str = "text",
+                 picture: str | None = None, frames: str | None = None,
+                 animate: str | None = None) -> None:
     """Print the answer: ``data`` as JSON, or the verdict line, the plan (or furthest line)
-    move by move and the final position."""
+    move by move and the final position; and the pictures asked for (``--format``,
+    ``--picture``, ``--frames``, ``--animate``; a picture on standard output replaces the
+    text answer)."""
+    pictured = solve_pictures(res.record(), res.verdict, fmt, picture, frames, animate)
     if as_json:
         click.echo(dumps(data))
+        return
+    if pictured:
         return
     out = console()
     out.print(Text(verdict_line(res, time_limit), style="bold"))

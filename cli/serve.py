@@ -1,0 +1,113 @@
+"""``ascent serve``: the play page and its JSON API on uvicorn."""
+
+from __future__ import annotations
+
+import os
+import socket
+
+import click
+
+from cli.common import CliError
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (127.0.0.1: this machine only).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on (0: any free port, printed at start).")
+@click.option("--archive", "archive", default=None, metavar="DIR",
+              help="Serve the daily puzzles frozen in DIR (written by 'ascent daily build') "
+                   "instead of making them on demand.")
+@click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]),
+              default="info", show_default=True, help="uvicorn's log level.")
+@click.option("--check", is_flag=True,
+              help="Start the server, fetch the page, its script and style, /api and a new "
+                   "game once over HTTP, print what answered, and stop (a smoke test).")
+def serve(host: str, port: int, archive: str | None, log_level: str, check: bool) -> None:
+    """Serve the page to play today's daily puzzle (UTC), any date of the archive, or any
+    deal, in a browser: http://HOST:PORT/ (add ?date=YYYY-MM-DD, or ?seed=N&rules=preset=tiny).
+
+    Every move is checked by the rules engine on the server; the JSON API is listed at
+    /api and in docs/web.md. Stop with Ctrl-C.
+
+    \b
+    Examples:
+      ascent serve --port 0 --check
+    Then, to play: ascent serve, and open http://127.0.0.1:8000/?seed=1
+    """
+    if archive is not None and not os.path.isdir(archive):
+        raise CliError(f"--archive {archive}: no such folder")
+    sock = _bind(host, port)
+    import uvicorn
+
+    from web.app import create_app
+
+    app = create_app(archive=archive)
+    actual = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{actual}"
+    config = uvicorn.Config(app, log_level="warning" if check else log_level)
+    server = uvicorn.Server(config)
+    if check:
+        _check(server, sock, url)
+        return
+    click.echo(f"ascent: serving on {url}/ (Ctrl-C stops)", err=True)
+    try:
+        server.run(sockets=[sock])
+    except OSError as exc:
+        raise CliError(f"cannot serve on {host}:{actual} ({exc.strerror or exc})") from None
+    except SystemExit:  # uvicorn's own exit on a failed start (it has logged why)
+        raise CliError(f"cannot serve on {host}:{actual}") from None
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A listening-ready socket bound to ``host``/``port``; a port in use or a host that is
+    not an address of this machine is a one-line :class:`CliError`."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise CliError(f"--host {host}: not an address of this machine ({exc})") from None
+    family, _, _, _, addr = infos[0]
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(addr)
+    except OSError as exc:
+        sock.close()
+        raise CliError(f"cannot listen on {host}:{port} ({exc.strerror or exc})") from None
+    return sock
+
+
+def _check(server, sock: socket.socket, url: str) -> None:
+    """Run ``server`` in a thread, fetch the page's files and start a game over HTTP, stop
+    it; one line per answer. :class:`CliError` if anything fails."""
+    import json
+    import threading
+    import time
+    import urllib.request
+
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started:
+            if not thread.is_alive() or time.monotonic() > deadline:
+                raise CliError(f"the server did not start on {url}")
+            time.sleep(0.05)
+        requests = [("GET", "/", None), ("GET", "/static/play.js", None),
+                    ("GET", "/static/play.css", None), ("GET", "/api", None),
+                    ("POST", "/api/games", {"seed": 1, "rules": {"preset": "tiny"}})]
+        for method, path, body in requests:
+            data = json.dumps(body).encode() if body is not None else None
+            req = urllib.request.Request(url + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+            try:
+                with urllib.request.urlopen(req, timeout=30) as r:
+                    size = len(r.read())
+                    click.echo(f"{method} {path}: {r.status}, {size} bytes")
+            except OSError as exc:
+                raise CliError(f"{method} {url}{path} failed: {exc}") from None
+        click.echo(f"ascent: the server answered on {url}/; stopped")
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

@@ -1,0 +1,389 @@
+"""The daily puzzle of a date: candidates, criteria, grade, the puzzle record.
+
+:func:`puzzle_for` (``date``, ``kind``, ``size``) returns the **puzzle record**, the JSON of
+``ascent daily --json`` and of the archive files (:mod:`puzzles.archive`)::
+
+    {"date": "2026-12-01", "kind": "deal" | "position", "size": "full" | "mini",
+     "rules": {...all 13 options...},
+     "deal": {"players": 1, "decks": [[top card first, ...]], "seed": N}   (deal puzzles)
+     "position": {...Game.to_position()...}                                 (position puzzles)
+     "goal": {"text": "...", "max_out": par | null},
+     "par": P, "par_proven": bool,
+     "grade": "easy" | "medium" | "hard" | "expert", "score": S,
+     "features": {...see puzzles.grade...},
+     "key_moves": [{"move": {...}, "text": "T31 P2 place 7r → row 6 slot 1"}, ...],
+     "solution": {game record of docs/rules.md: "deal", "rules", "moves", "start_move"},
+     "generator": {"name": "ascent daily", "version": 1, "candidate": k, ...}}
+
+Kinds and sizes:
+
+* **deal** puzzles are solo deals with the whole deck order shown. Goal: reach the Summit
+  with at most ``par`` cards out of the game (discards and replaced Bridges). ``par`` is the
+  fewest the waste-optimising solver (:func:`solver.solve`, a deterministic node limit) found;
+  ``par_proven`` says whether it proved that no win spends fewer.
+* **position** puzzles are mid-game positions of real deals (1–5 players), cut from the
+  solver's winning game a few slots before the end and pushed off its line by up to two noisy
+  greedy moves. Goal: win from the position (every seat is played, all cards known). ``par``
+  is the fewest cards out of the game on a winning line, proven by exhaustive search.
+  The solution's game record starts at the deal; the puzzle starts after move
+  ``solution.start_move``.
+* **full** is the standard game. **mini** (:data:`MINI_RULES`) is 3 rows and a peak (10
+  slots), values 1–5 in three colours, one copy each, one Campfire per colour, one Bridge,
+  one Summit (20 cards), hands of 4: small enough that the waste optimum of a deal is proven
+  within the node limit (rows 4–5 variants were measured and mostly were not, see the README).
+
+Criteria (generator version 1), tried in the date's candidate order
+(:mod:`puzzles.dates`), the first candidate meeting them in the date's band is the puzzle:
+
+* deal: the solver wins; for ``mini`` the par is proven;
+* position: winnable; at most half of the legal first moves keep a win ("only few lines");
+  the deterministic greedy player loses from it ("the tempting cheap moves lose"); the
+  shortest win takes at least 3 moves; the exhaustive search stays under
+  :data:`MAX_STATES` states.
+
+Key moves: for a position, the dominator moves of the winning-state graph
+(:mod:`puzzles.keymoves`), shared by every winning line. For a deal the full game is too big
+to enumerate, so its ``key_moves`` are the moves of the par solution where the greedy player
+would play something else (hints, not a claim that every par line shares them); the record
+says which (``key_moves_source``).
+
+Everything is deterministic: node limits (never time limits), SplitMix64 for every random
+choice, the engine's move order; the record holds no timing, so a date gives byte-identical
+JSON on any machine and any ``PYTHONHASHSEED``.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Any
+
+from model.deal import Deal, SplitMix64
+from model.game import Game
+from model.moves import Move
+from model.records import Plan, replay
+from solver.result import checked_plan
+from model.rules import RuleSet
+from puzzles.dates import (
+    GRADES,
+    KINDS,
+    SIZES,
+    band_for,
+    candidate,
+    check_date,
+)
+from puzzles.grade import THRESHOLDS, grade_of, score
+from puzzles.keymoves import TooManyStates, win_graph
+from puzzles.playouts import greedy_move, playout, playouts
+
+GENERATOR_NAME = "ascent daily"
+GENERATOR_VERSION = 1
+
+#: The mini rule set (see the module docstring).
+MINI_RULES = RuleSet.from_options({
+    "rows": 3, "values": 5, "colours": 3, "copies": 1, "campfires": 1, "bridges": 1,
+    "summits": 1, "hand_size": 4,
+})
+FULL_RULES = RuleSet.standard()
+RULES = {"full": FULL_RULES, "mini": MINI_RULES}
+
+#: Deterministic node limits of the solver per (kind, size).
+NODE_LIMITS = {
+    ("deal", "mini"): 40_000,
+    ("position", "full"): 20_000,
+    ("position", "mini"): 20_000,
+}
+#: Empty slots (peak excluded) at the cut of a position puzzle: (fewest, most).
+CUT_EMPTY = {"full": (4, 7), "mini": (3, 6)}
+MAX_STATES = 60_000
+PLAYOUTS = {"full": 8, "mini": 16}
+MAX_CANDIDATES = 400
+MAX_DEAL_HINTS = 8
+#: The solver's beam phase when looking for par (then the DFS to the node limit).
+PAR_BEAMS = {"mini": ((8, 1), (64, 0))}
+#: Beam widths tried, narrowest first, for the ``beam_width`` feature (one way to pay kept).
+BEAM_LADDER = (1, 2, 4, 8, 16, 32)
+
+
+class GenerationError(RuntimeError):
+    """No candidate of the date met the criteria within :data:`MAX_CANDIDATES`."""
+
+
+def check_kind_size(kind: str, size: str) -> None:
+    """Raise ``ValueError`` for an unknown kind or size (the CLI turns it into exit 2)."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown puzzle kind {kind!r}; valid kinds: {', '.join(KINDS)}")
+    if size not in SIZES:
+        raise ValueError(f"unknown puzzle size {size!r}; valid sizes: {', '.join(SIZES)}")
+
+
+def _move_entry(game: Game, move: Move) -> dict[str, Any]:
+    return {"move": move.to_json(), "text": game.move_text(move)}
+
+
+# ---- deal puzzles ------------------------------------------------------------------------
+
+def evaluate_deal(cand: dict[str, int], size: str) -> dict[str, Any] | None:
+    """Measure deal candidate ``cand`` (``{"seed", "players"}``): the partial record
+    (rules, deal, goal, par, features, key moves, solution) or ``None`` if it fails the
+    criteria."""
+    from solver import solve
+    from solver.dfs import heuristic_win
+
+    rules = RULES[size]
+    deal = Deal.from_seed(cand["seed"], 1, rules)
+    # the beam ladder: the narrowest beam that wins (a feature), and the best win of all
+    width, beam_waste, best = 0, None, None
+    for w in BEAM_LADDER:
+        mv = heuristic_win(deal, "waste", beam_schedule=((w, 1),))
+        if mv is None:
+            continue
+        waste = len(replay(deal, mv).game.out)
+        if not width:
+            width, beam_waste = w, waste
+        if best is None or waste < best[0]:
+            best = (waste, mv)
+    if size == "mini":  # par proven by the exhaustive search (within the node limit)
+        res = solve(deal, objective="waste", node_limit=NODE_LIMITS["deal", size],
+                    beam_schedule=PAR_BEAMS[size])
+        if res.verdict != "win" or res.plan is None or not res.optimal:
+            return None
+        par, par_moves, proven, nodes = int(res.value), list(res.plan.moves), True, res.stats["nodes"]
+    else:  # par: the best win of the solver's beams (the DFS does not prove it in budget)
+        if best is None:
+            return None
+        par, par_moves, proven, nodes = best[0], best[1], False, 0
+    start = Game(deal)
+    greedy = playout(start)
+    n = PLAYOUTS[size]
+    noisy = playouts(start, "greedy", cand["seed"] ^ 0x5DEECE66D, n)
+    deck = len(rules.composition())
+    slots = rules.mountain_slots
+    features = {
+        "par": par,
+        "par_proven": proven,
+        "solver_nodes": int(nodes),
+        "greedy_waste": greedy.waste if greedy.won else None,
+        "greedy_gap": (greedy.waste - par) if greedy.won else deck,
+        "playouts": n,
+        "playout_wins": sum(p.won for p in noisy),
+        "playout_wins_within_par": sum(p.won and p.waste <= par for p in noisy),
+        "playout_filled": round(sum(p.filled for p in noisy) / (n * slots), 4),
+        "beam_width": width or None,
+        "beam_gap": (beam_waste - par) if beam_waste is not None else None,
+    }
+    # hints: the par line's moves where the greedy player would do something else
+    g = Game(deal)
+    hints = []
+    for m in par_moves:
+        if greedy_move(g) != m:
+            hints.append(_move_entry(g, m))
+        g.push(m)
+    hints = hints[:MAX_DEAL_HINTS]
+    checked = checked_plan(deal, par_moves, "daily")
+    solution = Plan(deal, checked.moves, {"start_move": 0}).to_json()
+    return {
+        "rules": rules.to_dict(),
+        "deal": {"players": 1, "decks": deal.deck_texts(), "seed": deal.seed},
+        "goal": {"text": f"Reach the Summit with at most {par} cards out of the game "
+                         "(discards and replaced Bridges).", "max_out": par},
+        "par": par,
+        "par_proven": proven,
+        "features": features,
+        "key_moves_source": "par line where the greedy player differs",
+        "key_moves": hints,
+        "solution": solution,
+    }
+
+
+# ---- position puzzles --------------------------------------------------------------------
+
+def empty_slots(game: Game) -> int:
+    """Empty slots of rows 1..rows (the peak not counted)."""
+    r = game.rules
+    return sum(r.row_length(i) - len(game.mountain[i - 1]) for i in range(1, r.rows + 1))
+
+
+def cut_position(cand: dict[str, int], size: str) -> tuple[Deal, list[Move]] | None:
+    """The deal and the moves from its start to the candidate's position, or ``None``."""
+    from solver import solve
+
+    rules = RULES[size]
+    deal = Deal.from_seed(cand["seed"], cand["players"], rules)
+    res = solve(deal, objective="none", node_limit=NODE_LIMITS["position", size])
+    if res.verdict != "win" or res.plan is None:
+        return None
+    rng = SplitMix64(cand["playout"])
+    lo, hi = CUT_EMPTY[size]
+    target = lo + rng.next() % (hi - lo + 1)
+    g = Game(deal)
+    prefix: list[Move] = []
+    for m in res.plan.moves:
+        if empty_slots(g) <= target:
+            break
+        g.push(m)
+        prefix.append(m)
+    from puzzles.playouts import greedy_choices
+
+    for _ in range(rng.next() % 3):
+        if g.outcome() is not None:
+            break
+        choices = greedy_choices(g)
+        if not choices:
+            break
+        m = choices[rng.next() % len(choices)]
+        g.push(m)
+        prefix.append(m)
+    if g.outcome() is not None:
+        return None
+    return deal, prefix
+
+
+def evaluate_position(cand: dict[str, int], size: str) -> dict[str, Any] | None:
+    """Measure position candidate ``cand`` (``{"seed", "players", "playout"}``): the partial
+    record or ``None`` if it fails the criteria."""
+    from model.records import replay
+
+    cut = cut_position(cand, size)
+    if cut is None:
+        return None
+    deal, prefix = cut
+    game = replay(deal, prefix).game
+    start = game.copy()
+    if playout(start).won:  # the tempting cheap moves must lose (checked first: cheap)
+        return None
+    try:
+        wg = win_graph(start, MAX_STATES)
+    except TooManyStates:
+        return None
+    if not wg.winnable:
+        return None
+    first = wg.legal_count[wg.root]
+    winning_first = len(wg.winning_first_moves())
+    if 2 * winning_first > first:
+        return None
+    par, line = wg.cheapest_line()
+    shortest = _shortest(wg)
+    if shortest < 3:
+        return None
+    keys = wg.key_moves()
+    n = PLAYOUTS[size]
+    noisy = playouts(start, "greedy", cand["playout"] ^ 0x5DEECE66D, n)
+    p = wg.random_win_probability()
+    features = {
+        "players": deal.players,
+        "empty_slots": empty_slots(start),
+        "first_moves": first,
+        "winning_first_moves": winning_first,
+        "winning_lines": wg.winning_lines(),
+        "shortest_win": shortest,
+        "key_moves": len(keys),
+        "states": wg.states,
+        "par": par,
+        "random_win": float(f"{float(p):.9g}"),
+        "playouts": n,
+        "playout_wins": sum(x.won for x in noisy),
+    }
+    # key moves as text in their own positions: replay the cheapest line and the
+    # dominator states (each key move's state lies on every winning line, so on this one)
+    entries = []
+    g = start.copy()
+    pending = list(keys)
+    for m in line:
+        if pending and pending[0][0] == g.key():
+            entries.append(_move_entry(g, pending[0][1]))
+            pending.pop(0)
+        g.push(m)
+    assert not pending, "every key move lies on every winning line"
+    solution = Plan(deal, prefix + line, {"start_move": len(prefix)}).to_json()
+    return {
+        "rules": deal.rules.to_dict(),
+        "position": start.to_position(),
+        "goal": {"text": f"Win from this position: reach the Summit, playing every seat "
+                         f"(player {start.to_move + 1} moves first).", "max_out": None},
+        "par": par,
+        "par_proven": True,
+        "features": features,
+        "key_moves_source": "dominators of the winning-state graph",
+        "key_moves": entries,
+        "solution": solution,
+    }
+
+
+def _shortest(wg) -> int:
+    memo: dict = {}
+
+    def d(key: tuple) -> int:
+        if key in memo:
+            return memo[key]
+        v = 0 if key in wg.won else 1 + min(d(c) for _m, c in wg.edges[key])
+        memo[key] = v
+        return v
+
+    return d(wg.root)
+
+
+# ---- the puzzle of a date ----------------------------------------------------------------
+
+def evaluate(kind: str, size: str, cand: dict[str, int]) -> dict[str, Any] | None:
+    """The partial record of a candidate with its ``score`` (or ``None``: criteria fail)."""
+    rec = evaluate_deal(cand, size) if kind == "deal" else evaluate_position(cand, size)
+    if rec is not None:
+        rec["score"] = score(kind, size, rec["features"])
+    return rec
+
+
+def puzzle_for(date: _dt.date, kind: str = "deal", size: str = "full",
+               max_candidates: int = MAX_CANDIDATES) -> dict[str, Any]:
+    """The puzzle record of ``date`` (a UTC calendar date) for ``kind`` (``deal`` |
+    ``position``) and ``size`` (``full`` | ``mini``): the first candidate of the date's
+    stream that meets the criteria and falls in the date's grade band.
+
+    Raises ``ValueError`` (or :class:`puzzles.dates.DateError`) for bad input and
+    :class:`GenerationError` when no candidate fits within ``max_candidates``.
+    """
+    check_kind_size(kind, size)
+    check_date(date)
+    band = band_for(date)
+    for k in range(max_candidates):
+        cand = candidate(date, kind, size, k)
+        rec = evaluate(kind, size, cand)
+        if rec is None or grade_of(kind, size, rec["score"]) != band:
+            continue
+        return record(date, kind, size, k, cand, rec)
+    raise GenerationError(f"no {kind}/{size} candidate of {date.isoformat()} met the "
+                          f"criteria of band {band} within {max_candidates} candidates")
+
+
+def record(date: _dt.date, kind: str, size: str, k: int, cand: dict[str, int],
+           rec: dict[str, Any]) -> dict[str, Any]:
+    """Assemble the puzzle record (key order fixed) from an evaluated candidate."""
+    out: dict[str, Any] = {
+        "date": date.isoformat(),
+        "kind": kind,
+        "size": size,
+        "rules": rec["rules"],
+    }
+    out["deal" if kind == "deal" else "position"] = rec["deal" if kind == "deal" else "position"]
+    out.update({
+        "goal": rec["goal"],
+        "par": rec["par"],
+        "par_proven": rec["par_proven"],
+        "grade": grade_of(kind, size, rec["score"]),
+        "score": rec["score"],
+        "features": rec["features"],
+        "key_moves_source": rec["key_moves_source"],
+        "key_moves": rec["key_moves"],
+        "solution": rec["solution"],
+        "generator": {
+            "name": GENERATOR_NAME,
+            "version": GENERATOR_VERSION,
+            "candidate": k,
+            "candidate_values": cand,
+            "thresholds": list(THRESHOLDS[kind, size]),
+        },
+    })
+    return out
+
+
+__all__ = ["GENERATOR_VERSION", "GRADES", "GenerationError", "MINI_RULES", "puzzle_for",
+           "evaluate", "record"]
