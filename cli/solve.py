@@ -23,7 +23,16 @@ def run_solver(name: str, deal: Deal, objective: str, time_limit: float | None,
                memory_limit: int, node_limit: int | None, workers: int, seed: int,
                verbose: bool, progress: Any, hint: str = "beam") -> SolveResult:
     """Dispatch to the named solver (``dfs``, ``cpsat`` or ``portfolio``); ``hint`` (cpsat):
-    ``beam`` hints the DFS beam's first win, ``none`` runs CP-SAT on its own."""
+    ``beam`` hints the DFS beam's first win, ``none`` runs CP-SAT on its own. Rule sets
+    the compact DFS does not model (``goats=on``) go to :func:`solver.generic.solve` for
+    ``dfs`` and ``portfolio``; CP-SAT refuses them."""
+    from solver.generic import needs_generic
+
+    if name in ("dfs", "portfolio") and needs_generic(deal.rules):
+        from solver.generic import solve as generic_solve
+
+        return generic_solve(deal, objective, time_limit=time_limit, node_limit=node_limit,
+                             memory_limit_mb=memory_limit, progress=progress)
     if name == "dfs":
         from solver.dfs import solve
 

@@ -9,12 +9,17 @@ A move is one turn of one player:
 * ``campfire``: play a Campfire onto the Ascent card at ``row``/``slot``; that card moves to
   ``to_row``/``to_slot`` and pays its cost there with ``discard`` (R9).
 
+* ``goat`` (only with ``goats=on``, rulings G1–G7): move the goats on the card at
+  ``row``/``slot`` up to the card at ``to_row``/``to_slot``; no card, ``discard`` is ``[]``.
+
 Players, rows and slots count from 1. JSON (the game-record shape of the rules issue)::
 
     {"player": 1, "kind": "discard", "discard": ["3r", "S"]}
     {"player": 1, "kind": "place", "card": "7r", "row": 1, "slot": 4, "discard": ["2g"]}
     {"player": 1, "kind": "campfire", "card": "Cr", "row": 2, "slot": 3,
      "to_row": 4, "to_slot": 1, "discard": []}
+    {"player": 1, "kind": "goat", "row": 1, "slot": 2, "to_row": 2, "to_slot": 1,
+     "discard": []}
 
 >>> m = Move.from_json({"player": 1, "kind": "place", "card": "7r", "row": 1, "slot": 4,
 ...                     "discard": ["2g"]})
@@ -36,7 +41,8 @@ from model.errors import RecordError
 DISCARD = "discard"
 PLACE = "place"
 CAMPFIRE = "campfire"
-KINDS = (DISCARD, PLACE, CAMPFIRE)
+GOAT = "goat"
+KINDS = (DISCARD, PLACE, CAMPFIRE, GOAT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +50,8 @@ class Move:
     """One turn. ``discard`` is kept in canonical card order, so equal moves compare equal.
 
     ``card`` is ``None`` for a discard move; ``row``/``slot`` are 0 for a discard;
-    ``to_row``/``to_slot`` are 0 except for a campfire move.
+    ``to_row``/``to_slot`` are 0 except for a campfire or goat move; ``card`` is ``None``
+    for a goat move too (G2).
     """
 
     kind: str
@@ -64,11 +71,12 @@ class Move:
     def to_json(self) -> dict[str, Any]:
         """The move as a JSON-ready dict of the record shape (see module docstring)."""
         d: dict[str, Any] = {"player": self.player, "kind": self.kind}
-        if self.kind != DISCARD:
+        if self.kind not in (DISCARD, GOAT):
             d["card"] = self.card.text if self.card else None
+        if self.kind != DISCARD:
             d["row"] = self.row
             d["slot"] = self.slot
-        if self.kind == CAMPFIRE:
+        if self.kind in (CAMPFIRE, GOAT):
             d["to_row"] = self.to_row
             d["to_slot"] = self.to_slot
         d["discard"] = [c.text for c in self.discard]
@@ -93,7 +101,7 @@ class Move:
 
         player = whole("player")
         unused = {DISCARD: ("card", "row", "slot", "to_row", "to_slot"),
-                  PLACE: ("to_row", "to_slot"), CAMPFIRE: ()}[kind]
+                  PLACE: ("to_row", "to_slot"), CAMPFIRE: (), GOAT: ("card",)}[kind]
         for key in unused:
             if d.get(key) is not None:
                 raise RecordError(f"{at}a {kind} move has no {key} (got {d[key]!r})")
@@ -110,6 +118,10 @@ class Move:
 
         if kind == DISCARD:
             return cls(DISCARD, player, discard=discards())
+        if kind == GOAT:
+            row, slot = whole("row"), whole("slot")
+            to_row, to_slot = whole("to_row"), whole("to_slot")
+            return cls(GOAT, player, None, row, slot, to_row, to_slot, discards())
         try:
             card = parse_card(d.get("card"))  # type: ignore[arg-type]
         except ValueError as exc:
@@ -128,6 +140,9 @@ class Move:
         if self.kind == DISCARD:
             return f"{who} discard {disc}"
         tail = f", discard {disc}" if disc else ""
+        if self.kind == GOAT:
+            return (f"{who} goat row {self.row} slot {self.slot} → "
+                    f"row {self.to_row} slot {self.to_slot}{tail}")
         if self.kind == CAMPFIRE:
             return (
                 f"{who} campfire {self.card} on row {self.row} slot {self.slot}, "

@@ -92,6 +92,13 @@ def solve_portfolio(deal: Deal, objective: str = "none", time_limit: float | Non
     reported. Raises :class:`SolverBug` when two solvers prove contradicting verdicts or
     optima, or when a solver fails (an exception, a plan the engine rejects).
     """
+    from solver.generic import needs_generic
+
+    if needs_generic(deal.rules) and solvers is None:  # goats=on: only the generic search
+        from solver.generic import solve as generic_solve
+
+        return generic_solve(deal, objective, time_limit=time_limit,
+                             memory_limit_mb=memory_limit_mb)
     solvers = solvers or SOLVERS
     ctx = mp.get_context("fork")
     kwargs = dict(deal=deal, objective=objective, time_limit=time_limit, workers=workers,
