@@ -163,6 +163,7 @@ def solve(seed: int | None, deal_file: str | None, players: int, rule_options: t
       ascent solve --seed 7 --players 3 --objective waste --time-limit 30
       ascent solve --deal my-table.txt --json > answer.json
       ascent solve --seed 1 --solver cpsat --time-limit 60
+      ascent solve --seed 1 --rules goats=on
     """
     if (seed is None) == (deal_file is None):
         raise CliError("give exactly one of --seed N and --deal FILE")

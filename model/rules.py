@@ -75,6 +75,11 @@ GOAT_CHOICES: dict[str, tuple[str, ...]] = {
     "goat_bridge": ("allowed", "forbidden"),
 }
 
+#: Every named option, the base rulings' (:data:`CHOICES`) and the Goats module's
+#: (:data:`GOAT_CHOICES`): what a tool that varies rule options by name (``--vary``) looks
+#: names up in.
+ALL_CHOICES: dict[str, tuple[str, ...]] = {**CHOICES, **GOAT_CHOICES}
+
 #: Integer parameters (geometry and deck composition) with their allowed ranges.
 INT_RANGES: dict[str, tuple[int, int]] = {
     "rows": (2, 8),
@@ -178,7 +183,7 @@ class RuleSet:
                     raise RuleOptionError(f"rule option {opt!r} is not of the form K=V")
                 k, v = opt.split("=", 1)
                 items.append((k.strip(), v.strip()))
-        valid = ["preset", *INT_RANGES, *CHOICES, *GOAT_CHOICES]
+        valid = ["preset", *INT_RANGES, *ALL_CHOICES]
         base = cls()
         rest = []
         for k, v in items:
@@ -212,7 +217,7 @@ class RuleSet:
                     )
                 changes[k] = iv
             else:
-                named = CHOICES.get(k) or GOAT_CHOICES[k]
+                named = ALL_CHOICES[k]
                 if v not in named:
                     raise RuleOptionError(
                         f"unknown value {v!r} for rule option {k}; valid values: "
