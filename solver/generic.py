@@ -49,7 +49,6 @@ from solver.result import (
     UNKNOWN,
     WIN,
     SolveResult,
-    SolverBug,
     checked_line,
     checked_plan,
 )
@@ -228,44 +227,20 @@ class GenericSearch:
         }
 
 
-def _start_game(start: Deal | Game) -> tuple[Game, Deal | None, list[Move]]:
-    """The position to search from, the deal plans are replayed from (if known) and the
-    moves from that deal's start up to the position."""
-    if isinstance(start, Deal):
-        return Game(start), start, []
-    if start.deal is not None and len(start.move_stack) == start.turn:
-        from model.records import replay
-
-        history = list(start.move_stack)
-        return replay(start.deal, history).game, start.deal, history
-    return start.copy(), None, []
-
-
-def _finish(search: GenericSearch, deal: Deal | None, history: list[Move], start: Game,
-            objective: str, verdict: str, line: list[Move] | None, value: int | None,
-            optimal: bool, bound: int | None, extra: dict[str, Any]) -> SolveResult:
-    """Build the result; plans are replayed by :mod:`model` (from the deal when known, else
-    from a copy of the start position)."""
+def _finish(search: GenericSearch, root: Deal | Game, objective: str, verdict: str,
+            line: list[Move] | None, value: int | None, optimal: bool, bound: int | None,
+            extra: dict[str, Any]) -> SolveResult:
+    """Build the result as :mod:`solver.result` describes it for a start ``root`` (a deal or
+    a position): lines from ``root``, replayed by :mod:`model` before they are returned."""
     stats = {**search.stats(), **extra}
-    best_line = line if line is not None else search.best_line
-    if deal is not None:
-        best_line = checked_line(deal, history + best_line, "generic")[len(history):]
-    else:
-        g = start.copy()
-        for m in best_line:
-            g.push(m)
-        if line is not None and not g.is_won():
-            raise SolverBug("generic returned a line that does not win")
-    plan = None
-    if line is not None:
-        stats["continuation"] = [m.to_json() for m in line]
-        if deal is not None:
-            plan = checked_plan(deal, history + line, "generic")
-    progress = start.rules.mountain_slots if line is not None else search.best_progress
-    res = SolveResult(verdict, objective, deal, plan, value, optimal, bound, progress,
-                      history + best_line, "generic", stats)
-    res.continuation = list(best_line)  # type: ignore[attr-defined]
-    return res
+    best_line = checked_line(root, line if line is not None else search.best_line, "generic")
+    plan = checked_plan(root, line, "generic") if line is not None else None
+    deal = root if isinstance(root, Deal) else root.deal
+    start = root if isinstance(root, Game) else None
+    rules = root.rules
+    progress = rules.mountain_slots if line is not None else search.best_progress
+    return SolveResult(verdict, objective, deal, plan, value, optimal, bound, progress,
+                       best_line, "generic", stats, start, list(best_line))
 
 
 def base_rules(rules: RuleSet) -> RuleSet:
@@ -340,19 +315,20 @@ def solve(start: Deal | Game, objective: str = "none", time_limit: float | None 
     ``objective``: ``none`` | ``waste`` | ``turns`` (see :mod:`solver.result`);
     ``time_limit`` (seconds) and ``node_limit`` (nodes) bound the search, after which the
     verdict is ``unknown`` (or an unproven win); ``memory_limit_mb`` caps the transposition
-    table (counted at :data:`ENTRY_BYTES` an entry). ``lift``: with goats on, a deal and
+    table (counted at :data:`ENTRY_BYTES` an entry). Objectives count from ``start``; the
+    result's ``continuation`` holds the moves from ``start`` and ``plan`` the whole record
+    (as :mod:`solver.result` describes). ``lift``: with goats on, a deal and
     ``none``, try the base game's solution first (module docstring); ``base``: the compact
     DFS's answer for the same deal with ``goats=off``, if already known (used only when its
     deal and rules match; studies of several goat readings share it). The result's
-    ``solver`` is ``generic``; ``stats["continuation"]`` holds the winning moves from
-    ``start`` (also ``result.continuation``). Raises ``ValueError`` for an unknown
-    objective; every plan has been replayed by :mod:`model`.
+    ``solver`` is ``generic``. Raises ``ValueError`` for an unknown objective; every plan
+    has been replayed by :mod:`model`.
     """
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r}; valid: {', '.join(OBJECTIVES)}")
     t0 = time.monotonic()
     deadline = t0 + time_limit if time_limit is not None else None
-    game, deal, history = _start_game(start)
+    game = Game(start) if isinstance(start, Deal) else start.copy()
     table = max(16, memory_limit_mb * 1_000_000 // ENTRY_BYTES)
     extra: dict[str, Any] = {}
     if (lift and objective == "none" and isinstance(start, Deal) and needs_generic(start.rules)):
@@ -362,8 +338,8 @@ def solve(start: Deal | Game, objective: str = "none", time_limit: float | None 
             search = GenericSearch(game, objective)
             search.t0 = t0
             search.nodes = extra.get("base_nodes", 0) + extra.get("lift_nodes", 0)
-            return _finish(search, deal, history, game, objective, verdict, line, None,
-                           False, None, {**extra, "phase": "lift"})
+            return _finish(search, start, objective, verdict, line, None, False, None,
+                           {**extra, "phase": "lift"})
     search = GenericSearch(game, objective, deadline, node_limit, table, progress)
     search.t0 = t0
     search.nodes = search.next_check = extra.get("base_nodes", 0) + extra.get("lift_nodes", 0)
@@ -382,7 +358,7 @@ def solve(start: Deal | Game, objective: str = "none", time_limit: float | None 
     except _Stop:
         pass
     except KeyboardInterrupt:
-        while len(game.move_stack) > len(history):
+        while game.move_stack:
             game.pop()
         search.line.clear()
         extra["interrupted"] = True
@@ -390,11 +366,9 @@ def solve(start: Deal | Game, objective: str = "none", time_limit: float | None 
         optimal = exhausted and objective != "none"
         value = best_value if objective != "none" else None
         bound = value if optimal else None
-        return _finish(search, deal, history, game, objective, WIN, best, value, optimal,
-                       bound, extra)
+        return _finish(search, start, objective, WIN, best, value, optimal, bound, extra)
     verdict = LOSS if exhausted else UNKNOWN
-    return _finish(search, deal, history, game, objective, verdict, None, None, False, None,
-                   extra)
+    return _finish(search, start, objective, verdict, None, None, False, None, extra)
 
 
 def route(dfs_solve: Callable[..., SolveResult]) -> Callable[..., SolveResult]:

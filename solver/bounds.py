@@ -1,0 +1,149 @@
+"""Bounds of the exhaustive search: when no win (within a budget) can exist from a state.
+
+A state is abandoned when (a) no Summit is left in any hand or deck; (b) for some height h
+the Ascent cards of value ≥ h still to play plus the Campfires cannot fill the empty slots
+and Bridges of rows ≥ h (R4: each such card fills at most one of them); (c) the cards left
+cannot cover the empty slots and the Bridges to replace, in all and (2–5 players, R12) for
+each player's turns; (d) the objective's lower bound exceeds the budget (turns: one move per
+slot still to fill; waste: every Bridge on the mountain, and solo the deck prefix that must
+be drawn, see :meth:`Bounds.waste_lower_bound`). Every bound is a cost *to go*, so it holds
+from any start position.
+"""
+
+from __future__ import annotations
+
+from solver.state import INF, State
+
+
+class Bounds(State):
+    """The bounds on a :class:`~solver.state.State`. Counts the states each bound cuts in
+    ``pruned`` (set by the search)."""
+
+    pruned: dict[str, int]
+    tt: dict[bytes, int]
+
+    def bound_fails(self, budget: int) -> bool:
+        """True when no win within ``budget`` can exist from here (see module docstring)."""
+        rem = self.remaining
+        t = self.t
+        if rem[t.summit] == 0:
+            self.pruned["summit"] += 1
+            return True
+        need_total = self._slots_below_peak - self.filled + self.n_bridges
+        if self.n_remaining < need_total + 1:
+            self.pruned["cards"] += 1
+            return True
+        if self.P > 1:
+            # R12: each of the next need_total+1 moves is made by the player in turn and
+            # uses at least one card of that player's hand and deck
+            n = need_total + 1
+            hands, decks, ptr = self.hands, self.decks, self.ptr
+            for q in range(self.P):
+                turns = (n - (q - self.to_move) % self.P + self.P - 1) // self.P
+                if len(hands[q]) + len(decks[q]) - ptr[q] < turns:
+                    self.pruned["cards"] += 1
+                    return True
+        if self.objective == "turns" and need_total + 1 > budget:
+            self.pruned["objective"] += 1
+            return True
+        # height bound: the cards that can fill rows >= h must cover their empty slots and
+        # Bridges (each card fills at most one)
+        rows, rowlen = self.rows, self.rowlen
+        by_row = self.rem_by_maxrow
+        need = 0
+        have = 0
+        bridge = t.bridge
+        nb = self.n_bridges
+        for h in range(self.R, 0, -1):
+            row = rows[h - 1]
+            need += rowlen[h - 1] - len(row)
+            if nb:
+                need += row.count(bridge)
+            have += by_row[h]
+            if have < need:
+                self.pruned["height"] += 1
+                return True
+        if self.objective == "waste" and self.waste_lower_bound() > budget:
+            self.pruned["objective"] += 1
+            return True
+        return False
+
+    def _prepare_waste_tables(self) -> None:
+        """Solo: per height h, deck positions of the cards that can fill rows ≥ h and how many
+        stand before each position; the next Summit at or after each position."""
+        deck = self.decks[0]
+        n = len(deck)
+        mr = self.t.maxrow
+        self.qual_pos = [[]] + [[i for i, c in enumerate(deck) if mr[c] >= h] for h in range(1, self.R + 1)]
+        self.qual_before = [[]]
+        for h in range(1, self.R + 1):
+            before = [0] * (n + 1)
+            for i, c in enumerate(deck):
+                before[i + 1] = before[i] + (mr[c] >= h)
+            self.qual_before.append(before)
+        nxt = [INF] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            nxt[i] = i if deck[i] == self.t.summit else nxt[i + 1]
+        self.next_summit = nxt
+
+    def waste_lower_bound(self) -> int:
+        """Cards that must still leave the game (INF if no win is possible).
+
+        Every Bridge on the mountain leaves the game when replaced. Solo, moreover: let k be
+        the shortest stretch of the deck that, with the hand, holds a Summit and, for every
+        height h, enough cards to fill the empty slots and Bridges of rows ≥ h (R4). Each
+        card played or spent draws one card, so reaching the k-th card and playing it spends
+        at least k + 1 cards, of which at most E (the slots still to fill, the peak included)
+        end on the mountain: at least k + 1 - E are discarded.
+        """
+        nb = self.n_bridges
+        if self.P != 1:
+            return nb
+        if not hasattr(self, "qual_pos"):
+            self._prepare_waste_tables()
+        hand = self.hands[0]
+        ptr = self.ptr[0]
+        mr = self.t.maxrow
+        k = 0
+        if self.t.summit not in hand:
+            ns = self.next_summit[ptr]
+            if ns >= INF:
+                return INF
+            k = ns - ptr + 1
+        rows, rowlen, bridge = self.rows, self.rowlen, self.t.bridge
+        need = 0
+        for h in range(self.R, 0, -1):
+            row = rows[h - 1]
+            need += rowlen[h - 1] - len(row)
+            if nb:
+                need += row.count(bridge)
+            m = need
+            for c in hand:
+                if mr[c] >= h:
+                    m -= 1
+            if m > 0:
+                idx = self.qual_before[h][ptr] + m - 1
+                pos = self.qual_pos[h]
+                if idx >= len(pos):
+                    return INF
+                kk = pos[idx] - ptr + 1
+                if kk > k:
+                    k = kk
+        if k == 0:
+            return nb
+        e = self._slots_below_peak - self.filled + nb + 1
+        return nb + max(0, k + 1 - e)
+
+    def root_bound(self) -> int:
+        """Proven lower bound on the objective at the start: the table's entry for the
+        start position, or (turns) one move per slot. Call it on the start position only
+        (:func:`solve` restores it after a limit stops the search mid-line)."""
+        if self.objective == "none":
+            return 0
+        flags = self.dead_flags()
+        lb = self.tt.get(self.key(flags), 0) if self.sw.transposition else 0
+        if self.objective == "turns":
+            lb = max(lb, self._slots_below_peak - self.filled + self.n_bridges + 1)
+        if self.objective == "waste":
+            lb = max(lb, self.waste_lower_bound())
+        return lb

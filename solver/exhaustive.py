@@ -1,0 +1,404 @@
+"""The exhaustive search and :func:`solve`: memoized depth-first branch and bound over the
+open-hand game (issue 3), from a deal or any fully known position (issue 8).
+
+All decks are known (the "thoughtful" question of exhaustive solitaire solvers) and one
+planner plays every seat in turn order. The search answers *win* (with a plan the rules engine
+replays), *loss* (the search was exhaustive) or *unknown* (a limit ran out).
+
+Search: depth-first, cost-to-go branch and bound over the compact state of
+:mod:`solver.state`. The cost of a line is the objective's increment along it (``waste``:
+cards that leave the game, i.e. discards and replaced Bridges; ``turns``: one per move;
+``none``: nothing). The transposition table maps a key to a proven lower bound on the cost
+still to pay to win from it (``INF`` = no win at all). Since the waste so far and the turns
+so far do not affect what can still happen, the table is shared across the whole solve,
+across budgets, and across the positions of one game (:class:`solver.session.Session`).
+
+Pruning, each with a switch so that tests can check it changes no answer:
+
+* ``transposition``: the table above;
+* ``dominance``: pay costs and discards with dead cards first (a dead card can only ever be
+  discarded, so keeping a live card instead is never worse); dead cards are one type in keys;
+* ``bounds``: the bounds of :mod:`solver.bounds`.
+
+Phases: a beam search (heuristic, :mod:`solver.beam`) looks for a first win; the exhaustive
+DFS runs when it finds none (to find a win or prove a loss) and, for ``waste``/``turns``, with
+budget ``best - 1`` until one search fails, which proves the optimum. Move order is
+colour-free (ties broken by where a card first stands in its deck), so a deal with its colours
+relabelled gets the relabelled plan.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Callable
+
+from model.deal import Deal
+from model.game import Game
+from solver.beam import DEFAULT_BEAM_SCHEDULE, Beam
+from solver.result import (
+    LOSS,
+    OBJECTIVES,
+    UNKNOWN,
+    WIN,
+    SolveResult,
+    checked_line,
+    checked_plan,
+)
+from solver.state import INF, Stop, Switches
+
+
+#: After a proven loss, the furthest-line search gets at most this share of the proof's
+#: nodes (and of the time limit), and at least :data:`FURTHEST_MIN_NODES` nodes (issue 15).
+FURTHEST_SHARE = 0.25
+FURTHEST_MIN_NODES = 5_000
+FURTHEST_MODES = ("bounded", "proven", "off")
+
+
+def table_entries_for(memory_limit_mb: int) -> int:
+    """Transposition-table entries that fit ``memory_limit_mb``: measured about 140 bytes an
+    entry (a 60–70 byte key and the dict slot); 200 leaves room for the dict's growth and the
+    rest of the process."""
+    return max(1024, memory_limit_mb * 1024 * 1024 // 200)
+
+
+class Search(Beam):
+    """One search from one start (a deal or a fully known position): the state
+    (:mod:`solver.state`), its bounds (:mod:`solver.bounds`), the beam (:mod:`solver.beam`),
+    and here the limits, the transposition table, the exhaustive DFS and the furthest-line
+    search. Use :func:`solve`."""
+
+    def __init__(self, start: Deal | Game, objective: str, switches: Switches,
+                 deadline: float | None, node_limit: int | None,
+                 progress: Callable[[dict], None] | None = None) -> None:
+        super().__init__(start, objective)
+        self.sw = switches
+        if not switches.table_size:
+            switches.table_size = table_entries_for(2048)
+        self.progress = progress
+        self.tt: dict[bytes, int] = {}
+        self.begin(deadline, node_limit)
+
+    def begin(self, deadline: float | None, node_limit: int | None) -> None:
+        """Start a new run from the current state (the root): its limits (``deadline`` on
+        :func:`time.monotonic`, ``node_limit`` nodes of this run) and fresh counters. The
+        transposition table is kept: its bounds are costs to go, true from any root."""
+        self.deadline = deadline
+        self.node_limit = node_limit
+        self.nodes = 0
+        self.tt_hits = 0
+        self.tt_evictions = 0
+        self.pruned = {"summit": 0, "height": 0, "cards": 0, "objective": 0}
+        self.path: list[tuple] = []
+        self.best_progress = -1
+        self.best_line: list[tuple] = []
+        self.win_line: list[tuple] | None = None
+        self.stopped = False
+        self.interrupted = False
+        self.progress_proven = False
+        self.proof: dict | None = None  # nodes and seconds of a loss proof
+        self.furthest_stats: dict | None = None
+        self.next_check = 1024 if node_limit is None else min(1024, node_limit)
+        self.t0 = time.monotonic()
+        self.last_report = self.t0
+
+    def _enter_node(self) -> None:
+        """Count a node of the exhaustive searches, check the limits, and keep the furthest
+        line (``best_progress``/``best_line``)."""
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self._check_limits()
+        if self.filled > self.best_progress:
+            self.best_progress = self.filled
+            self.best_line = list(self.path)
+
+    def dfs(self, budget: int) -> bool:
+        """True iff a win with cost-to-go ≤ ``budget`` exists from the current state; the
+        winning line from the start is then in ``self.win_line``. Raises ``Stop`` when a
+        limit runs out."""
+        self._enter_node()
+        if self.filled == self._slots_total:
+            self.win_line = list(self.path)
+            return True
+        flags = self.dead_flags()
+        key = None
+        if self.sw.transposition:
+            key = self.key(flags)
+            lb = self.tt.get(key)
+            if lb is not None and lb > budget:
+                self.tt_hits += 1
+                return False
+        if self.sw.bounds and self.bound_fails(budget):
+            return False
+        for mv in self.children(flags):
+            c = self.move_cost(mv[0], len(mv[6]))
+            if c > budget:
+                continue
+            rec = self.apply(mv)
+            self.path.append(mv)
+            ok = self.dfs(budget - c)
+            self.path.pop()
+            self.undo(mv, rec)
+            if ok:
+                return True
+        if key is not None:
+            tt = self.tt
+            if len(tt) >= self.sw.table_size:
+                self._evict()
+            old = tt.get(key, 0)
+            if budget + 1 > old:
+                tt[key] = INF if self.objective == "none" else budget + 1
+        return False
+
+    def furthest(self, cap: int | None = None) -> bool:
+        """After a proven loss: search every line for the most slots filled (into
+        ``best_progress``/``best_line``). True when the search finished, so that the furthest
+        is proven; raises ``Stop`` when a limit runs out. Each card fills at most one slot,
+        so a state that cannot pass the best so far is cut; a state seen before is not
+        searched again (its lines were counted the first time). ``cap``: most states
+        remembered (default: the table size); a full seen-set stops the search."""
+        seen: set[bytes] = set()
+        self.furthest_seen = seen
+        cap = self.sw.table_size if cap is None else cap
+        total = self._slots_total
+
+        def rec() -> None:
+            self._enter_node()
+            reach = self.filled + min(total - self.filled, self.n_remaining)
+            if reach <= self.best_progress:
+                return
+            flags = self.dead_flags()
+            key = self.key(flags)
+            if key in seen:
+                return
+            if len(seen) >= cap:
+                raise Stop
+            seen.add(key)
+            for mv in self.children(flags):
+                rec_ = self.apply(mv)
+                self.path.append(mv)
+                rec()
+                self.path.pop()
+                self.undo(mv, rec_)
+
+        rec()
+        return True
+
+    def _evict(self) -> None:
+        """Replacement policy: drop the older half of the table (insertion order)."""
+        tt = self.tt
+        n = len(tt) // 2
+        for k in list(tt)[:n]:
+            del tt[k]
+        self.tt_evictions += n
+
+    def _check_limits(self) -> None:
+        """Called every 1024 nodes, and exactly at the node limit."""
+        now = time.monotonic()
+        if self.deadline is not None and now > self.deadline:
+            raise Stop
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            raise Stop
+        self.next_check = self.nodes + 1024
+        if self.node_limit is not None:
+            self.next_check = min(self.next_check, self.node_limit)
+        if self.progress is not None and now - self.last_report > 0.5:
+            self.last_report = now
+            self.progress(self.stats())
+
+    def stats(self) -> dict:
+        """The run's counters. ``nodes`` and ``seconds`` are the verdict's: after a loss
+        proof, the proof's (also under ``proof``); the furthest-line search after it has its
+        own entry ``furthest`` (nodes, seconds, budget, whether it finished)."""
+        now = time.monotonic()
+        nodes = self.nodes if self.proof is None else self.proof["nodes"]
+        secs = now - self.t0 if self.proof is None else self.proof["seconds"]
+        out = {
+            "nodes": nodes,
+            "seconds": round(secs, 3),
+            "nodes_per_second": int(nodes / secs) if secs > 0 else 0,
+            "table_entries": len(self.tt),
+            "table_hits": self.tt_hits,
+            "table_evictions": self.tt_evictions,
+            "pruned": dict(self.pruned),
+            "best_progress": max(self.best_progress, 0),
+            "best_progress_proven": self.progress_proven,
+            **({"interrupted": True} if self.interrupted else {}),
+        }
+        if self.proof is not None:
+            out["proof"] = {"nodes": nodes, "seconds": round(secs, 3)}
+        if self.furthest_stats is not None:
+            out["furthest"] = dict(self.furthest_stats)
+        return out
+
+    def run_furthest(self, mode: str) -> bool:
+        """After a proven loss, the furthest-line search (:meth:`furthest`) on its own
+        budget, so that the verdict never waits on it (issue 15). ``mode``: ``bounded``
+        (at most ``max(FURTHEST_MIN_NODES, FURTHEST_SHARE * proof nodes)`` nodes and
+        ``FURTHEST_SHARE`` of the time limit), ``proven`` (until it finishes, within the
+        run's limits), ``off`` (not run: the furthest line seen by the proof). Its seen-set
+        and the transposition table share the memory cap: the table is halved first when
+        it holds more than half of it. Returns True when the search finished (the furthest
+        line is then proven); a budget or limit that runs out keeps the best line found.
+        Ctrl-C is passed on."""
+        self.proof = {"nodes": self.nodes, "seconds": round(time.monotonic() - self.t0, 3)}
+        if mode == "off":
+            self.furthest_stats = {"mode": mode, "nodes": 0, "seconds": 0.0, "proven": False,
+                                   "states": 0}
+            return False
+        start = self.snapshot()
+        saved = (self.deadline, self.node_limit)
+        n0, t0 = self.nodes, time.monotonic()
+        self.furthest_seen: set[bytes] = set()
+        budget = None
+        if mode == "bounded":
+            budget = max(FURTHEST_MIN_NODES, int(FURTHEST_SHARE * self.nodes))
+            self.node_limit = n0 + budget if self.node_limit is None else min(
+                self.node_limit, n0 + budget)
+            if self.deadline is not None:
+                self.deadline = min(self.deadline, t0 + FURTHEST_SHARE * (self.deadline - self.t0))
+            self.next_check = min(self.next_check, self.node_limit)
+        if len(self.tt) > self.sw.table_size // 2:
+            self._evict()
+        proven = False
+        try:
+            proven = self.furthest(self.sw.table_size - len(self.tt))
+        except Stop:
+            self.path.clear()
+            self.restore(start)
+        finally:
+            self.furthest_stats = {
+                "mode": mode, "nodes": self.nodes - n0,
+                "seconds": round(time.monotonic() - t0, 3), "proven": proven,
+                "states": len(self.furthest_seen),
+                **({"budget_nodes": budget} if budget is not None else {}),
+            }
+            self.deadline, self.node_limit = saved[0], saved[1]
+            self.next_check = self.nodes + 1  # the run's own limits, checked at the next node
+        return proven
+
+    def run(self, beam_schedule: tuple[tuple[int, int], ...] = DEFAULT_BEAM_SCHEDULE,
+            furthest: str = "bounded") -> SolveResult:
+        """Solve from the current state (the root: the start, or the position last given to
+        :meth:`load`) within the limits of :meth:`begin`; see :func:`solve`."""
+        objective = self.objective
+        if self.filled == self._slots_total:  # a won position: nothing left to play
+            self.progress_proven = True
+            return self.result([], 0, True)
+        start = self.snapshot()
+        old_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old_limit, 10_000))
+        best: list[tuple] | None = None
+        best_value: int | None = None
+        exhausted = False
+        try:
+            # phase 1 (heuristic): beams of growing width look for a first, then a better, win
+            best = self.beams(beam_schedule)
+            if best is not None:
+                best_value = self.line_cost(best)
+            if self.stopped:
+                raise Stop
+            # phase 2 (exact): a win within budget best - 1, until a search fails (optimal)
+            if best is None:
+                if self.dfs(INF):
+                    best = self.win_line
+                    best_value = self.line_cost(best)
+                else:
+                    exhausted = True  # a proven loss, whatever the furthest search does
+                    self.progress_proven = self.run_furthest(furthest)
+            if best is not None and objective != "none":
+                while best_value > self.root_bound():
+                    if not self.dfs(best_value - 1):
+                        break
+                    best = self.win_line
+                    best_value = self.line_cost(best)
+            exhausted = True
+        except (Stop, KeyboardInterrupt) as exc:
+            # a limit (or Ctrl-C) stopped the search mid-line: back to the start position, so
+            # that the bound read from the table is the start's; the wins found are kept
+            if isinstance(exc, KeyboardInterrupt):
+                self.interrupted = True
+            self.path.clear()
+            self.restore(start)
+        finally:
+            sys.setrecursionlimit(old_limit)
+        return self.result(best, best_value, exhausted)
+
+    def result(self, best: list[tuple] | None, best_value: int | None, exhausted: bool) -> SolveResult:
+        """Build the :class:`SolveResult`, replaying the plan and best line through model."""
+        stats = self.stats()
+        line = best if best is not None else self.best_line
+        moves = self.to_moves(line)
+        root = self.root
+        best_line = checked_line(root, moves, "dfs")
+        deal = root if isinstance(root, Deal) else root.deal
+        start = root if isinstance(root, Game) else None
+        if best is not None:
+            plan = checked_plan(root, moves, "dfs")
+            value = best_value if self.objective != "none" else None
+            optimal = exhausted and self.objective != "none"
+            bound = value if optimal else (self.root_bound() if self.objective != "none" else None)
+            return SolveResult(WIN, self.objective, deal, plan, value, optimal, bound,
+                               self._slots_total, best_line, "dfs", stats, start, list(moves))
+        verdict = LOSS if exhausted else UNKNOWN
+        bound = None
+        if self.objective != "none":
+            bound = INF if exhausted else self.root_bound()
+            bound = None if bound >= INF else bound
+        return SolveResult(verdict, self.objective, deal, None, None, False, bound,
+                           max(self.best_progress, 0), best_line, "dfs", stats, start,
+                           list(best_line))
+
+
+def solve(
+    start: Deal | Game,
+    objective: str = "none",
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    memory_limit_mb: int = 2048,
+    progress: Callable[[dict], None] | None = None,
+    beam_schedule: tuple[tuple[int, int], ...] = DEFAULT_BEAM_SCHEDULE,
+    furthest: str = "bounded",
+    **switches,
+) -> SolveResult:
+    """Decide ``start`` with every card known; optionally find the optimal win.
+
+    ``start``: a :class:`~model.deal.Deal` (solved from its first move) or a fully known
+    :class:`~model.game.Game` position (a bare position, or a game replayed from a deal).
+    From a position the objective counts from it (waste still to spend, turns still to
+    play), ``SolveResult.continuation`` holds the moves from it and ``SolveResult.plan`` is
+    the whole record (the game's moves so far, then the winning moves; see
+    :func:`solver.result.record_of`).
+    ``objective``: ``none`` | ``waste`` | ``turns`` (see :mod:`solver.result`).
+    ``time_limit`` in seconds and ``node_limit`` in nodes bound the search (``None``: no
+    limit); when one runs out the verdict is ``unknown`` (or ``win`` with ``optimal=False`` and
+    the proven ``bound`` when a win was found). ``memory_limit_mb`` caps the transposition
+    table (counted at 200 bytes an entry); a full table drops its older half. ``switches``:
+    ``transposition``, ``dominance``, ``bounds`` (bools) and ``table_size`` (entries).
+    ``progress``: called about twice a second with the stats dict. ``beam_schedule``: the
+    heuristic phase, pairs (beam width, ways to pay kept per placement; 0 = all), run in
+    order until one wins (for ``waste``/``turns``: all run, each only keeping better wins).
+    ``furthest``: after a proven loss, how far the furthest-line search goes (issue 15):
+    ``bounded`` (default: its own small budget, see :meth:`Search.run_furthest`; the verdict
+    never waits on it), ``proven`` (until the furthest line is proven, within the limits) or
+    ``off``. ``stats.best_progress_proven`` says whether the furthest line is proven;
+    ``stats.nodes``/``seconds`` are the verdict's work and ``stats.furthest`` the furthest
+    search's.
+
+    Raises ``ValueError`` for an unknown objective, switch or furthest mode. Every returned
+    plan has been replayed by :mod:`model` (:func:`solver.result.checked_plan`).
+    """
+    if objective not in OBJECTIVES:
+        raise ValueError(f"unknown objective {objective!r}; valid: {', '.join(OBJECTIVES)}")
+    sw = Switches()
+    for k, v in switches.items():
+        if not hasattr(sw, k):
+            raise ValueError(f"unknown search switch {k!r}")
+        setattr(sw, k, v)
+    if not sw.table_size:
+        sw.table_size = table_entries_for(memory_limit_mb)
+    if furthest not in FURTHEST_MODES:
+        raise ValueError(f"unknown furthest mode {furthest!r}; valid: {', '.join(FURTHEST_MODES)}")
+    deadline = time.monotonic() + time_limit if time_limit is not None else None
+    s = Search(start, objective, sw, deadline, node_limit, progress)
+    return s.run(beam_schedule, furthest)
