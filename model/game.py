@@ -74,7 +74,8 @@ class Game:
     * ``move_stack``: the moves made;
     * ``goats``: with ``goats=on`` (the optional Goats module, rulings G1–G7), the (row, slot)
       of every goat on the mountain, one entry per goat, sorted; always empty with
-      ``goats=off``.
+      ``goats=off``; with ``goats=on`` :meth:`to_position` adds a last key
+      ``"goats": [[row, slot], ...]`` and :meth:`key` a fifth element.
     """
 
     def __init__(self, deal: Deal) -> None:
@@ -655,8 +656,6 @@ class Game:
             {"rules": {...}, "players": P, "to_move": 1, "turn": T,
              "mountain": [[row 1 cards], ..., [peak]], "hands": [[...], ...],
              "decks": [[top first], ...], "out": [...]}
-
-        With ``goats=on`` a last key ``"goats": [[row, slot], ...]`` (one per goat) follows.
         """
         data = {
             "rules": self.rules.to_dict(),

@@ -100,8 +100,15 @@ class Move:
             return v
 
         player = whole("player")
+        if kind == GOAT:  # G2: the goats of row/slot move to to_row/to_slot; no card
+            if d.get("card") not in (None, ""):
+                raise RecordError(f"{at}a goat move plays no card (got {d['card']!r})")
+            if d.get("discard", []) != []:
+                raise RecordError(f"{at}a goat move discards nothing: discard must be []")
+            return cls(GOAT, player, None, whole("row"), whole("slot"), whole("to_row"),
+                       whole("to_slot"))
         unused = {DISCARD: ("card", "row", "slot", "to_row", "to_slot"),
-                  PLACE: ("to_row", "to_slot"), CAMPFIRE: (), GOAT: ("card",)}[kind]
+                  PLACE: ("to_row", "to_slot"), CAMPFIRE: ()}[kind]
         for key in unused:
             if d.get(key) is not None:
                 raise RecordError(f"{at}a {kind} move has no {key} (got {d[key]!r})")
@@ -118,10 +125,6 @@ class Move:
 
         if kind == DISCARD:
             return cls(DISCARD, player, discard=discards())
-        if kind == GOAT:
-            row, slot = whole("row"), whole("slot")
-            to_row, to_slot = whole("to_row"), whole("to_slot")
-            return cls(GOAT, player, None, row, slot, to_row, to_slot, discards())
         try:
             card = parse_card(d.get("card"))  # type: ignore[arg-type]
         except ValueError as exc:

@@ -216,12 +216,17 @@ class RuleSet:
                         f"rule option {k} takes a whole number from {lo} to {hi}, not {iv}"
                     )
                 changes[k] = iv
-            else:
-                named = ALL_CHOICES[k]
-                if v not in named:
+            elif k in GOAT_CHOICES:  # the Goats module's options (G1–G7)
+                if v not in GOAT_CHOICES[k]:
                     raise RuleOptionError(
                         f"unknown value {v!r} for rule option {k}; valid values: "
-                        + ", ".join(named)
+                        + ", ".join(GOAT_CHOICES[k]))
+                changes[k] = v
+            else:
+                if v not in CHOICES[k]:
+                    raise RuleOptionError(
+                        f"unknown value {v!r} for rule option {k}; valid values: "
+                        + ", ".join(CHOICES[k])
                     )
                 changes[k] = v
         return replace(base, **changes)
