@@ -20,7 +20,8 @@ names one (committed results are never overwritten by default):
   (``lift`` of the base game's win, or the generic search), the base game's verdict;
 * ``goats.md``: per reading and player count, deals, win / loss / unknown, the share won
   with its 95% Wilson interval (unknown counted as not won) and the both-ways interval
-  (unknown counted either way), median seconds.
+  (unknown counted either way), median seconds; then each alternative reading paired with
+  the default on the same deals (``--paired`` prints that table again from a goats.jsonl).
 
 ``--resume`` keeps the rows of an existing ``goats.jsonl`` in ``--out`` and runs only the
 missing ones. Rows are appended as they are found, so an interrupted run keeps them.
@@ -134,6 +135,27 @@ def table(rows: list[dict], readings: list[str], players: list[int]) -> str:
     return "\n".join(out)
 
 
+def paired(rows: list[dict], readings: list[str]) -> str:
+    """Per alternative reading, its verdicts against the default reading's on the same
+    deals (a paired comparison): how many deals both win, only the default wins, only the
+    reading wins, neither wins (loss or unknown)."""
+    by = {(r["players"], r["seed"], r["reading"]): r["verdict"] for r in rows}
+    out = ["| reading | deals | both win | only default wins | only the reading wins | "
+           "neither wins |", "|---|---:|---:|---:|---:|---:|"]
+    deals = sorted({(p, s) for p, s, _ in by})
+    for reading in readings:
+        if reading == "default":
+            continue
+        pairs = [(by.get((p, s, "default")), by.get((p, s, reading))) for p, s in deals]
+        pairs = [(a, b) for a, b in pairs if a is not None and b is not None]
+        both = sum(a == b == "win" for a, b in pairs)
+        only_a = sum(a == "win" != b for a, b in pairs)
+        only_b = sum(b == "win" != a for a, b in pairs)
+        out.append(f"| {reading} | {len(pairs)} | {both} | {only_a} | {only_b} | "
+                   f"{len(pairs) - both - only_a - only_b} |")
+    return "\n".join(out)
+
+
 def write_whole(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all (temporary file, then rename)."""
     tmp = path.with_name(path.name + ".tmp")
@@ -152,6 +174,9 @@ def main(argv: list[str] | None = None) -> int:
                     "benchmarks/results/)")
     ap.add_argument("--resume", action="store_true", help="keep the rows already in --out")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--paired", action="store_true",
+                    help="only print the paired comparison of the readings in --out's "
+                         "goats.jsonl with the default reading (no solving)")
     args = ap.parse_args(argv)
     try:
         players = [int(x) for x in args.players.split(",")]
@@ -167,6 +192,14 @@ def main(argv: list[str] | None = None) -> int:
               "benchmarks.goats: error: --deals and --time-limit must be positive",
               file=sys.stderr)
         return 2
+    if args.paired:
+        if not args.out or not (Path(args.out) / "goats.jsonl").exists():
+            print("benchmarks.goats: error: --paired needs --out with a goats.jsonl",
+                  file=sys.stderr)
+            return 2
+        text = (Path(args.out) / "goats.jsonl").read_text()
+        print(paired([json.loads(x) for x in text.splitlines() if x.strip()], readings))
+        return 0
     stamp = _dt.datetime.now(_dt.timezone.utc)
     out = Path(args.out) if args.out else Path("benchmarks/results") / (
         "goats-" + stamp.strftime("%Y%m%d-%H%M"))
@@ -224,6 +257,10 @@ def main(argv: list[str] | None = None) -> int:
         f"- wall time of this run: {wall / 60:.1f} min",
         "",
         table(rows, readings, players),
+        "",
+        "Paired with the default reading (same deals):",
+        "",
+        paired(rows, readings),
         "",
     ])
     write_whole(out / "goats.md", md)

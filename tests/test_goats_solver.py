@@ -211,3 +211,23 @@ def test_cli_solve_replay_show_legal_with_goats(tmp_path: Path) -> None:
     assert "G2: row 2 slot 3 holds no card" in r.stdout
     r = run("legal", "--seed", "1", "--rules", "preset=tiny", "--json")
     assert "goat_moves" not in json.loads(r.stdout)
+
+
+def test_goats_benchmark_smoke(tmp_path: Path) -> None:
+    """``benchmarks/goats.py`` on one solo deal and two readings: rows whose wins replay,
+    the Markdown tables, and ``--paired`` from the rows; an existing output is kept."""
+    from benchmarks import goats
+
+    out = tmp_path / "run"
+    args = ["--players", "1", "--deals", "1", "--readings", "default,goat_cards=highest",
+            "--time-limit", "20", "--out", str(out), "--quiet"]
+    assert goats.main(args) == 0
+    rows = [json.loads(x) for x in (out / "goats.jsonl").read_text().splitlines()]
+    assert [r["reading"] for r in rows] == ["default", "goat_cards=highest"]
+    assert all(r["verdict"] == "win" and r["players"] == 1 and r["seed"] == 1 for r in rows)
+    assert rows[1]["goats"] >= 1 and rows[1]["goat_moves"] >= 1
+    md = (out / "goats.md").read_text()
+    assert "| default | 1 | 1 | 1 | 0 | 0 | 100.0% |" in md and "Paired" in md
+    assert goats.main(args) == 2  # never over an existing run without --resume
+    assert goats.main([*args, "--resume"]) == 0
+    assert len((out / "goats.jsonl").read_text().splitlines()) == 2
