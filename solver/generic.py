@@ -40,6 +40,7 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from model.deal import Deal
+from model.errors import IllegalMoveError
 from model.game import Game
 from model.moves import DISCARD, GOAT, Move
 from model.rules import GOAT_CHOICES, RuleSet
@@ -288,7 +289,7 @@ def _lift(deal: Deal, deadline: float | None, node_limit: int | None,
         try:
             for m in moves[:cut]:
                 game.push(m)
-        except Exception:  # the base plan is illegal with goats from here on
+        except IllegalMoveError:  # the base plan is illegal with goats from here on
             continue
         search = GenericSearch(game, "none", deadline, 20_000)
         try:
@@ -332,8 +333,15 @@ def solve(start: Deal | Game, objective: str = "none", time_limit: float | None 
     table = max(16, memory_limit_mb * 1_000_000 // ENTRY_BYTES)
     extra: dict[str, Any] = {}
     if (lift and objective == "none" and isinstance(start, Deal) and needs_generic(start.rules)):
-        verdict, line, notes = _lift(start, deadline, node_limit, memory_limit_mb, base)
+        try:
+            verdict, line, notes = _lift(start, deadline, node_limit, memory_limit_mb, base)
+        except KeyboardInterrupt:  # Ctrl-C: an answer that says so, never a traceback
+            verdict, line, notes = UNKNOWN, None, {"interrupted": True}
         extra.update(notes)
+        if extra.get("interrupted"):
+            search = GenericSearch(game, objective)
+            search.t0 = t0
+            return _finish(search, start, objective, UNKNOWN, None, None, False, None, extra)
         if verdict != UNKNOWN:
             search = GenericSearch(game, objective)
             search.t0 = t0
