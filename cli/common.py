@@ -408,12 +408,43 @@ def _cell(card: Card | None) -> Text:
     return Text(text, style=card_style(card))
 
 
+GOAT_MARK = "*"
+
+
+def _goat_cell(card: Card | None, goats: int) -> Text:
+    """A cell of the mountain with goats (G1): the card, then ``*`` for one goat or ``*N``
+    for N goats on it, padded to 5 characters so that the pyramid still lines up."""
+    cell = _cell(card)
+    mark = "" if not goats else GOAT_MARK if goats == 1 else f"{GOAT_MARK}{goats}"
+    cell.append(mark.ljust(2), style="bold")
+    return cell
+
+
 def render_mountain(game: Game) -> Text:
     """The mountain as a pyramid: the peak on top, each row centred over the row below (each
     slot sits between the two slots that support it, R3), row numbers in the left margin,
-    empty slots as dim ``··``."""
+    empty slots as dim ``··``. With ``goats=on`` each card carrying goats is marked ``*``
+    (one goat) or ``*N`` (N goats), G1."""
     rules = game.rules
     widest = rules.row_length(1)
+    if rules.goats_on:
+        from collections import Counter
+
+        goats = Counter(game.goats)
+        lines = Text()
+        for row in range(rules.peak_row, 0, -1):
+            length = rules.row_length(row)
+            label = f"{row:>2} peak │ " if row == rules.peak_row else f"{row:>2}      │ "
+            line = Text()
+            line.append(label, style="dim")
+            line.append(" " * (3 * (widest - length)))
+            cells = [_goat_cell(game.card_at(row, s), goats[(row, s)])
+                     for s in range(1, length + 1)]
+            line.append_text(Text(" ").join(cells))
+            if row != 1:
+                line.append("\n")
+            lines.append_text(line)
+        return lines
     lines = Text()
     for row in range(rules.peak_row, 0, -1):
         length = rules.row_length(row)
@@ -432,6 +463,10 @@ def render_mountain(game: Game) -> Text:
 def outcome_text(game: Game) -> str | None:
     """``win``/``loss`` sentence for a finished game, ``None`` while it goes on (R10, R12)."""
     outcome = game.outcome()
+    if outcome == WIN and game.rules.goats_on:
+        where = "on the Summit" if game.rules.goat_top == "summit" else f"in row {game.rules.rows}"
+        return (f"won: the Summit stands on the peak and every goat {where} after "
+                f"{game.turn} turns")
     if outcome == WIN:
         return f"won: the Summit stands on the peak after {count_text(game.turn, 'turn')}"
     if outcome == LOSS:
@@ -467,6 +502,13 @@ def render_game(game: Game, title: str | None = None) -> RenderableType:
         f"mountain: {game.filled_slots()} of {rules.mountain_slots} slots filled",
         style="dim",
     ))
+    if rules.goats_on:
+        top = rules.goat_top_row
+        at_top = sum(1 for r, _ in game.goats if r >= top)
+        where = "the Summit" if rules.goat_top == "summit" else f"row {top}"
+        parts.append(Text(
+            f"Goats: {len(game.goats)} on the mountain, {at_top} at the top ({where}); "
+            f"{GOAT_MARK} marks a goat, {GOAT_MARK}N N goats on one card", style="dim"))
     result = outcome_text(game)
     if result is not None:
         style = "bold green" if over == WIN else "bold red"

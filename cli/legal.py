@@ -76,6 +76,9 @@ def legal_data(game: Game) -> dict[str, Any]:
             for pl in placements
         ],
         "discard_two": over is None and len(game.hands[game.to_move]) >= 2,
+        **({"goats": [[r, c] for r, c in game.goats],
+            "goat_moves": [m.to_json() for m in game.generate_goat_moves()] if not over else []}
+           if game.rules.goats_on else {}),
     }
 
 
@@ -125,11 +128,50 @@ def _merge_campfire_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return merged
 
 
+def _goat_turn_text(game: Game) -> str:
+    return ("a goat move is the whole turn" if game.rules.goat_turn == "whole"
+            else "goat moves are free: the same player moves again")
+
+
+def _explain_goats(game: Game, as_json: bool) -> None:
+    """``--explain goat``: each goat group, each slot above it within reach, and why the
+    goats may or may not move there (G2, G4, G6)."""
+    rows = [{"row": r, "slot": s, "to_row": r2, "to_slot": s2, "ruling": ruling, "reason": text}
+            for r, s, r2, s2, ruling, text in game.explain_goats()]
+    if as_json:
+        click.echo(dumps({"goats": [[r, s] for r, s in game.goats], "to_move": game.to_move + 1,
+                          "outcome": game.outcome(), "moves": rows}))
+        return
+    out = console()
+    if not game.rules.goats_on:
+        out.print("The Goats module is off (--rules goats=on plays it, G1): no goats.")
+        return
+    top = game.rules.goat_top_row
+    out.print(f"Why the goats may or may not move (top: row {top}; goat_move="
+              f"{game.rules.goat_move}; {_goat_turn_text(game)}):")
+    if not rows:
+        out.print("  no goat on the mountain (G1: a goat arrives with each card with a goat "
+                  "icon that is placed)")
+    for row in rows:
+        here = f"row {row['row']} slot {row['slot']} ({game.card_at(row['row'], row['slot'])})"
+        if row["to_row"]:
+            target = game.card_at(row["to_row"], row["to_slot"])
+            here += f" → row {row['to_row']} slot {row['to_slot']} ({target or 'empty'})"
+        line = Text(f"  {here}  ")
+        if row["ruling"] is None:
+            line.append(row["reason"], style="green")
+        else:
+            line.append(f"{row['ruling']}: ", style="bold red")
+            line.append(row["reason"])
+        out.print(line, highlight=False)
+
+
 @click.command()
 @source_options
 @click.option("--explain", "explain", metavar="CARD", default=None,
               help="Instead of the moves: why each candidate slot takes or refuses CARD "
-                   "(card text such as 7r, Cg, B, S), with the ruling id.")
+                   "(card text such as 7r, Cg, B, S), with the ruling id; 'goat' explains "
+                   "the goat moves (goats=on).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def legal(source: str | None, seed: int | None, players: int | None, rule_options: tuple[str, ...],
           step: int | None, explain: str | None, as_json: bool) -> None:
@@ -149,6 +191,7 @@ def legal(source: str | None, seed: int | None, players: int | None, rule_option
       ascent show plan.json --step 4 --position position.json
       ascent legal position.json --explain 7r
       ascent legal position.json --explain Cr --json
+      ascent legal --seed 1 --rules goats=on --explain goat
     """
     src = load_source(source, seed, players, rule_options)
     game = resolve_game(src, step)
@@ -156,6 +199,9 @@ def legal(source: str | None, seed: int | None, players: int | None, rule_option
     result = outcome_text(game)
     player = None if game.is_won() else game.to_move + 1  # after the Summit: nobody to move
 
+    if explain is not None and explain.strip().lower() in ("goat", "goats"):
+        _explain_goats(game, as_json)
+        return
     if explain is not None:
         card = parse_card_option(explain)
         game.rules.check_card(card, "given to --explain")
@@ -212,6 +258,13 @@ def legal(source: str | None, seed: int | None, players: int | None, rule_option
         line.append_text(card_text(pl.card))
         line.append(" " * (4 - len(pl.card.text)) + where.ljust(width) + "  " + cost_text(game, pl))
         out.print(line)
+    if game.rules.goats_on:
+        goat_moves = data["goat_moves"]
+        out.print(f"Goat moves ({len(goat_moves)}; {_goat_turn_text(game)}):")
+        if not goat_moves:
+            out.print("  none" + ("" if game.goats else " (no goat on the mountain)"))
+        for m in game.generate_goat_moves():
+            out.print("  " + game.move_text(m).split(" ", 2)[2], highlight=False)
     if data["discard_two"]:
         ways = len(game.discard_choices(hand, 2))
         line = Text("Discard 2: any 2 of ")

@@ -60,6 +60,14 @@ def run_solver(name: str, deal: Deal | Game, objective: str, time_limit: float |
     the process does not use yet; CP-SAT stops its search (verdict unknown) when the process
     goes over it (its ``max_memory_in_mb``); the portfolio splits it between its solvers."""
     free = max(16, memory_limit - process_rss_mb())
+    from solver.generic import needs_generic
+
+    if name in ("dfs", "portfolio") and needs_generic(deal.rules):
+        # rule sets the compact DFS does not model (goats=on): the generic exact search
+        from solver.generic import solve as generic_solve
+
+        return generic_solve(deal, objective, time_limit=time_limit, node_limit=node_limit,
+                             memory_limit_mb=free, progress=progress)
     if name == "dfs":
         from solver.dfs import solve
 
@@ -233,6 +241,7 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
       ascent solve --seed 3 --rules preset=tiny --solver cpsat --time-limit 60
       ascent solve answer.json --step 5 --objective waste
       ascent solve --seed 1 --format svg --picture final.svg --frames moves
+      ascent solve --seed 1 --rules goats=on
     """
     ctx = click.get_current_context()
     if (objective != "none"

@@ -23,7 +23,7 @@ from typing import Any, Iterator, Sequence
 from model.cards import Card, sort_cards
 from model.deal import Deal, check_players, check_subset, count_cards
 from model.errors import IllegalMoveError, InvalidDealError
-from model.moves import CAMPFIRE, DISCARD, PLACE, Move
+from model.moves import CAMPFIRE, DISCARD, GOAT, PLACE, Move
 from model.rules import RuleSet
 
 WIN = "win"
@@ -71,7 +71,11 @@ class Game:
     * ``decks``: per player, the cards still to draw, top card first;
     * ``out``: cards that left the game (discards and replaced Bridges), in order;
     * ``to_move``: 0-based index of the player to move; ``turn``: moves made so far;
-    * ``move_stack``: the moves made.
+    * ``move_stack``: the moves made;
+    * ``goats``: with ``goats=on`` (the optional Goats module, rulings G1–G7), the (row, slot)
+      of every goat on the mountain, one entry per goat, sorted; always empty with
+      ``goats=off``; with ``goats=on`` :meth:`to_position` adds a last key
+      ``"goats": [[row, slot], ...]`` and :meth:`key` a fifth element.
     """
 
     def __init__(self, deal: Deal) -> None:
@@ -87,6 +91,7 @@ class Game:
         self.turn = 0
         self.move_stack: list[Move] = []
         self._undo: list[tuple] = []
+        self.goats: list[tuple[int, int]] = []
         for p in range(self.players):  # R13: each player draws up to the hand size
             self._draw(p)
 
@@ -133,8 +138,15 @@ class Game:
         return sum(len(r) for r in self.mountain)
 
     def is_won(self) -> bool:
-        """R10: a Summit stands on the peak."""
-        return bool(self.mountain[-1])
+        """R10: a Summit stands on the peak. With ``goats=on`` and ``goat_top=summit`` (G4)
+        every goat must stand on it too (under ``goat_top=row`` the Summit itself waits for
+        the goats, so a Summit on the peak is a win)."""
+        if not self.mountain[-1]:
+            return False
+        if self.rules.goats_on and self.rules.goat_top == "summit":
+            peak = self.rules.peak_row
+            return all(r == peak for r, _ in self.goats)
+        return True
 
     def is_lost(self) -> bool:
         """R12: the player to move can neither play a card nor discard two."""
@@ -143,7 +155,9 @@ class Game:
         hand = self.hands[self.to_move]
         if len(hand) >= 2:
             return False
-        return next(self.generate_placements(), None) is None
+        if next(self.generate_placements(), None) is not None:
+            return False
+        return next(self.generate_goat_moves(), None) is None
 
     def outcome(self) -> str | None:
         """``"win"``, ``"loss"`` or ``None`` while the game goes on."""
@@ -233,6 +247,12 @@ class Game:
                 return "R8", "the Summit cannot be played while a Bridge is on the mountain"
             if occupant is not None:
                 return "R3", "the peak is taken"
+            if rules.goats_on and rules.goat_top == "row":
+                low = [g for g in self.goats if g[0] != rules.rows]
+                if low:
+                    r, s = low[0]
+                    return "G4", (f"the Summit waits until every goat is at the top (row "
+                                  f"{rules.rows}); a goat stands at row {r} slot {s}")
             return None, 0
 
         if row == rules.peak_row:
@@ -309,6 +329,98 @@ class Game:
                           f"{count_text(others, 'other card')} in hand")
         return None, cost
 
+    # ---- the Goats module (G1–G7) --------------------------------------------------------
+
+    def goat_can_stand(self, card: Card | None) -> bool:
+        """G6: a goat stands on any card, but on a Bridge only with ``goat_bridge=allowed``."""
+        if card is None:
+            return False
+        return not (card.is_bridge and self.rules.goat_bridge == "forbidden")
+
+    def _goat_above(self, row: int, slot: int) -> list[tuple[int, int]]:
+        """The slots of the row above that rest on ``row``/``slot`` (R3: slot *i* of a row
+        rests on slots *i* and *i*+1 below, so these are slots ``slot-1`` and ``slot``),
+        up to the goats' top row (G4)."""
+        up = row + 1
+        if up > self.rules.goat_top_row:
+            return []
+        n = self.rules.row_length(up)
+        return [(up, s) for s in (slot - 1, slot) if 1 <= s <= n]
+
+    def goat_destinations(self, row: int, slot: int) -> list[tuple[int, int]]:
+        """G2: where the goats at ``row``/``slot`` may move: a filled slot resting on their
+        card that a goat may stand on (``goat_move=step``), or any such slot reached by a
+        chain of steps (``far``). Bottom row first, then left to right."""
+        seen: set[tuple[int, int]] = set()
+        frontier = [(row, slot)]
+        out: list[tuple[int, int]] = []
+        while frontier:
+            nxt = []
+            for r, s in frontier:
+                for t in self._goat_above(r, s):
+                    if t in seen or not self.goat_can_stand(self.card_at(*t)):
+                        continue
+                    seen.add(t)
+                    out.append(t)
+                    nxt.append(t)
+            if self.rules.goat_move == "step":
+                break
+            frontier = nxt
+        return sorted(out)
+
+    def why_not_goat(self, row: int, slot: int, to_row: int, to_slot: int) -> str | None:
+        """Why moving the goats at ``row``/``slot`` to ``to_row``/``to_slot`` is refused
+        (the reason, ruling G2), or ``None`` if it is legal."""
+        if not any(g == (row, slot) for g in self.goats):
+            return f"no goat stands at row {row} slot {slot}"
+        if row >= self.rules.goat_top_row:
+            return f"the goats at row {row} slot {slot} are at the top already (G4)"
+        if (to_row, to_slot) in self.goat_destinations(row, slot):
+            return None
+        target = self.card_at(to_row, to_slot)
+        if target is not None and target.is_bridge and not self.goat_can_stand(target):
+            return "a goat may not stand on a Bridge (goat_bridge=forbidden, G6)"
+        if to_row <= row:
+            return "goats move up the mountain, to a higher row"
+        if target is None:
+            return f"row {to_row} slot {to_slot} holds no card for the goats to stand on"
+        how = ("a card in the row above resting on theirs" if self.rules.goat_move == "step"
+               else "a card above reached by cards resting on each other")
+        return f"goats move only to {how} (goat_move={self.rules.goat_move})"
+
+    def generate_goat_moves(self, player: int | None = None) -> Iterator[Move]:
+        """Every legal goat move (G2) of ``player`` (0-based, default the player to move):
+        one per goat group (goats on one card move together, G7) and destination. Nothing
+        with ``goats=off`` or once the game is won."""
+        if not self.goats or self.is_won():
+            return
+        p = self.to_move if player is None else player
+        for r, s in sorted(set(self.goats)):
+            if r >= self.rules.goat_top_row:
+                continue
+            for r2, s2 in self.goat_destinations(r, s):
+                yield Move(GOAT, p + 1, None, r, s, r2, s2)
+
+    def explain_goats(self) -> list[tuple[int, int, int, int, str | None, str]]:
+        """For ``legal --explain goat``: each goat group and each slot above it within the
+        goats' reach, with why the move is refused (``G2``/``G4``/``G6`` and the reason) or
+        ``legal``. Rows ``(row, slot, to_row, to_slot, ruling_or_None, text)``."""
+        out = []
+        top = self.rules.goat_top_row
+        for r, s in sorted(set(self.goats)):
+            n = sum(1 for g in self.goats if g == (r, s))
+            if r >= top:
+                out.append((r, s, 0, 0, "G4", f"{count_text(n, 'goat')} at the top already"))
+                continue
+            span = 1 if self.rules.goat_move == "step" else top - r
+            for r2 in range(r + 1, r + span + 1):
+                for s2 in range(max(1, s - (r2 - r)), min(s, self.rules.row_length(r2)) + 1):
+                    why = self.why_not_goat(r, s, r2, s2)
+                    ruling = None if why is None else ("G6" if "Bridge" in why else "G2")
+                    out.append((r, s, r2, s2, ruling,
+                                f"legal: {count_text(n, 'goat')} move" if why is None else why))
+        return out
+
     # ---- move generation -----------------------------------------------------------------
 
     def candidate_targets(self, card: Card) -> Iterator[tuple[int, int, int, int]]:
@@ -370,6 +482,7 @@ class Game:
         if len(hand) >= 2:
             for disc in self.discard_choices(hand, 2):
                 yield Move(DISCARD, p + 1, discard=disc)
+        yield from self.generate_goat_moves()
 
     def legal_moves(self) -> list[Move]:
         """:meth:`generate_legal_moves` as a list."""
@@ -418,6 +531,8 @@ class Game:
         if move.player != p + 1:
             raise IllegalMoveError("R11", f"it is player {p + 1}'s turn, not player {move.player}'s")
         hand = count_cards(self.hands[p])
+        if move.kind == GOAT:
+            return self._check_goat(move)
         if move.kind not in (DISCARD, PLACE, CAMPFIRE):
             raise IllegalMoveError("R11", f"a move is a discard, place or campfire, not {move.kind!r}")
         if (move.kind != CAMPFIRE and (move.to_row or move.to_slot)) or (
@@ -445,6 +560,17 @@ class Game:
         self._check_in_hand(hand, move.discard, "to pay with (besides the card played)")
         return cost
 
+    def _check_goat(self, move: Move) -> int:
+        if not self.rules.goats_on:
+            raise IllegalMoveError("G1", "goat moves need the Goats module (--rules goats=on)")
+        if move.card is not None or move.discard:
+            raise IllegalMoveError("G3", "a goat move plays and discards no card")
+        why = self.why_not_goat(move.row, move.slot, move.to_row, move.to_slot)
+        if why is not None:
+            ruling = "G6" if "Bridge" in why else "G4" if "(G4)" in why else "G2"
+            raise IllegalMoveError(ruling, why)
+        return 0
+
     @staticmethod
     def _check_in_hand(hand: dict[Card, int], cards: Sequence[Card], what: str) -> None:
         need = count_cards(cards)
@@ -458,12 +584,27 @@ class Game:
         self.check(move)
         self._apply(move)
 
+    def push_unchecked(self, move: Move) -> None:
+        """Apply ``move`` without checking it: for searches, and only for a move taken from
+        :meth:`generate_legal_moves` of this very position (anything else corrupts the
+        game). Plans found this way are still replayed with :meth:`push`."""
+        self._apply(move)
+
     def _apply(self, move: Move) -> None:
         p = self.to_move
         self._undo.append((
             [list(r) for r in self.mountain], [list(h) for h in self.hands],
             [list(d) for d in self.decks], len(self.out), self.to_move, self.turn,
+            list(self.goats),
         ))
+        if move.kind == GOAT:  # G2, G7: every goat on the card moves; G3: whole turn or free
+            here, there = (move.row, move.slot), (move.to_row, move.to_slot)
+            self.goats = sorted(there if g == here else g for g in self.goats)
+            self.move_stack.append(move)
+            self.turn += 1
+            if not self.is_won() and self.rules.goat_turn == "whole":
+                self.to_move = (p + 1) % self.players
+            return
         hand = self.hands[p]
         for c in move.discard:
             hand.remove(c)
@@ -477,11 +618,16 @@ class Game:
                 moved = cards[move.slot - 1]
                 cards[move.slot - 1] = card
                 self.mountain[move.to_row - 1].append(moved)
+                if self.goats and self.rules.goat_campfire == "moves":  # G5
+                    here, there = (move.row, move.slot), (move.to_row, move.to_slot)
+                    self.goats = sorted(there if g == here else g for g in self.goats)
             elif move.slot <= len(cards):  # onto a Bridge (R8): the Bridge leaves the game
                 self.out.append(cards[move.slot - 1])
                 cards[move.slot - 1] = card
             else:
                 cards.append(card)
+            if self.rules.goats_on and self.rules.carries_goat(card):  # G1: a goat arrives
+                self.goats = sorted(self.goats + [(move.row, move.slot)])
         self._draw(p)
         self.move_stack.append(move)
         self.turn += 1
@@ -491,7 +637,7 @@ class Game:
     def pop(self) -> Move:
         """Take back the last move and return it. Raises ``IndexError`` if none was made."""
         move = self.move_stack.pop()
-        mountain, hands, decks, n_out, self.to_move, self.turn = self._undo.pop()
+        mountain, hands, decks, n_out, self.to_move, self.turn, self.goats = self._undo.pop()
         self.mountain, self.hands, self.decks = mountain, hands, decks
         del self.out[n_out:]
         return move
@@ -514,7 +660,7 @@ class Game:
         ``to_move`` is ``null`` once the Summit stands on the peak: the game is over and no
         player is to move (R10).
         """
-        return {
+        data = {
             "rules": self.rules.to_dict(),
             "players": self.players,
             "to_move": None if self.is_won() else self.to_move + 1,
@@ -524,6 +670,9 @@ class Game:
             "decks": [[c.text for c in d] for d in self.decks],
             "out": [c.text for c in self.out],
         }
+        if self.rules.goats_on:
+            data["goats"] = [[r, s] for r, s in self.goats]
+        return data
 
     @classmethod
     def from_parts(
@@ -535,6 +684,7 @@ class Game:
         to_move: int = 0,
         out: Sequence[Card] | None = None,
         turn: int = 0,
+        goats: Sequence[tuple[int, int]] | None = None,
     ) -> "Game":
         """A mid-game position. ``mountain`` rows bottom first (missing rows are empty),
         ``to_move`` 0-based; ``out`` defaults to every card not elsewhere.
@@ -544,6 +694,12 @@ class Game:
         support (R2, R3), a card above its height (R4), neighbours of one colour (R5), a Bridge
         at a row's end (R7), a Summit or Campfire off its rows (R9, R10), a hand over the hand
         size, a wrong player count or player to move.
+
+        ``goats`` (``goats=on`` only): the (row, slot) of every goat; by default each card
+        with a goat icon on the mountain carries its own goat (G1). Refused unless there is
+        one goat per goat card on the mountain, each on a card it may stand on (G6), none
+        above the top (G4), and, under ``goat_top=row``, all at the top if the Summit is on
+        the peak.
         """
         players = len(hands)
         check_players(players)
@@ -589,28 +745,41 @@ class Game:
         game.turn = turn
         game.move_stack = []
         game._undo = []
+        game.goats = _check_goats(rules, rows, goats)
         return game
 
     def copy(self) -> "Game":
         """An independent copy of the position (without the move history)."""
         return Game.from_parts(self.rules, self.mountain, self.hands, self.decks,
-                               self.to_move, self.out, self.turn)
+                               self.to_move, self.out, self.turn,
+                               self.goats if self.rules.goats_on else None)
 
     def key(self) -> tuple:
         """A hashable key of everything that decides the future (not the history). After
-        the winning Summit no player is to move: the last item is then ``None``."""
-        return (
+        the winning Summit no player is to move: the fourth item is then ``None``; with
+        ``goats=on`` the goats' places are a fifth item."""
+        key = (
             tuple(tuple(r) for r in self.mountain),
             tuple(tuple(h) for h in self.hands),
             tuple(tuple(d) for d in self.decks),
             None if self.is_won() else self.to_move,
         )
+        if self.rules.goats_on:
+            key += (tuple(self.goats),)
+        return key
 
     def move_text(self, move: Move) -> str:
         """Human text of ``move`` in this position (before it is made): names the card a
         Campfire moves. ``T12 P1 place 7r → row 2 slot 3, discard 2g 9b``."""
         text = str(move)
-        if move.kind == CAMPFIRE:
+        if move.kind == GOAT:
+            n = sum(1 for g in self.goats if g == (move.row, move.slot))
+            under = self.card_at(move.row, move.slot)
+            onto = self.card_at(move.to_row, move.to_slot)
+            text = (f"P{move.player} {'goat' if n == 1 else f'{n} goats'} on {under} at row "
+                    f"{move.row} slot {move.slot} → {onto} at row {move.to_row} slot "
+                    f"{move.to_slot}")
+        elif move.kind == CAMPFIRE:
             moved = self.card_at(move.row, move.slot)
             if moved is not None:
                 text = text.replace("card moves", f"{moved} moves")
@@ -651,3 +820,34 @@ def _check_mountain(rules: RuleSet, rows: list[list[Card]]) -> None:
         full = all(len(rows[r - 1]) == rules.row_length(r) for r in range(1, rules.rows + 1))
         if not full or any(c.is_bridge for row in rows for c in row):
             raise InvalidDealError("a Summit on the peak needs full rows and no Bridge (R10)")
+
+
+def _check_goats(rules: RuleSet, rows: list[list[Card]],
+                 goats: Sequence[tuple[int, int]] | None) -> list[tuple[int, int]]:
+    """The checked, sorted goat list of a position (see :meth:`Game.from_parts`)."""
+    carriers = [(r, s) for r, cards in enumerate(rows, start=1)
+                for s, c in enumerate(cards, start=1) if rules.carries_goat(c)]
+    if not rules.goats_on:
+        if goats:
+            raise InvalidDealError("goats are given but the Goats module is off (G1: goats=on)")
+        return []
+    if goats is None:
+        return sorted(carriers)
+    out = []
+    for g in goats:
+        r, s = g
+        card = rows[r - 1][s - 1] if 1 <= r <= len(rows) and 1 <= s <= len(rows[r - 1]) else None
+        if card is None:
+            raise InvalidDealError(f"a goat at row {r} slot {s}, where there is no card (G1)")
+        if r > rules.goat_top_row:
+            raise InvalidDealError(f"a goat at row {r} slot {s}, above the top (G4)")
+        if card.is_bridge and rules.goat_bridge == "forbidden":
+            raise InvalidDealError(f"a goat on the Bridge at row {r} slot {s} (G6)")
+        out.append((r, s))
+    if len(out) != len(carriers):
+        raise InvalidDealError(
+            f"{count_text(len(out), 'goat')} given, but the mountain holds "
+            f"{count_text(len(carriers), 'card')} with a goat icon; each brought one goat (G1)")
+    if rows[rules.peak_row - 1] and rules.goat_top == "row" and any(r != rules.rows for r, _ in out):
+        raise InvalidDealError("the Summit is on the peak but not every goat is at the top (G4)")
+    return sorted(out)

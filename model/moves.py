@@ -9,12 +9,17 @@ A move is one turn of one player:
 * ``campfire``: play a Campfire onto the Ascent card at ``row``/``slot``; that card moves to
   ``to_row``/``to_slot`` and pays its cost there with ``discard`` (R9).
 
+* ``goat`` (only with ``goats=on``, rulings G1–G7): move the goats on the card at
+  ``row``/``slot`` up to the card at ``to_row``/``to_slot``; no card, ``discard`` is ``[]``.
+
 Players, rows and slots count from 1. JSON (the game-record shape of the rules issue)::
 
     {"player": 1, "kind": "discard", "discard": ["3r", "S"]}
     {"player": 1, "kind": "place", "card": "7r", "row": 1, "slot": 4, "discard": ["2g"]}
     {"player": 1, "kind": "campfire", "card": "Cr", "row": 2, "slot": 3,
      "to_row": 4, "to_slot": 1, "discard": []}
+    {"player": 1, "kind": "goat", "row": 1, "slot": 2, "to_row": 2, "to_slot": 1,
+     "discard": []}
 
 Fields a move does not use (``card``, ``row``, ``slot`` of a discard; ``to_row``,
 ``to_slot`` of a place move) may be left out or written empty (``0``, ``null``, ``""``,
@@ -42,7 +47,8 @@ from model.errors import RecordError, quoted
 DISCARD = "discard"
 PLACE = "place"
 CAMPFIRE = "campfire"
-KINDS = (DISCARD, PLACE, CAMPFIRE)
+GOAT = "goat"
+KINDS = (DISCARD, PLACE, CAMPFIRE, GOAT)
 
 
 def _is_empty(value: Any) -> bool:
@@ -60,7 +66,8 @@ class Move:
     """One turn. ``discard`` is kept in canonical card order, so equal moves compare equal.
 
     ``card`` is ``None`` for a discard move; ``row``/``slot`` are 0 for a discard;
-    ``to_row``/``to_slot`` are 0 except for a campfire move.
+    ``to_row``/``to_slot`` are 0 except for a campfire or goat move; ``card`` is ``None``
+    for a goat move too (G2).
     """
 
     kind: str
@@ -80,11 +87,12 @@ class Move:
     def to_json(self) -> dict[str, Any]:
         """The move as a JSON-ready dict of the record shape (see module docstring)."""
         d: dict[str, Any] = {"player": self.player, "kind": self.kind}
-        if self.kind != DISCARD:
+        if self.kind not in (DISCARD, GOAT):
             d["card"] = self.card.text if self.card else None
+        if self.kind != DISCARD:
             d["row"] = self.row
             d["slot"] = self.slot
-        if self.kind == CAMPFIRE:
+        if self.kind in (CAMPFIRE, GOAT):
             d["to_row"] = self.to_row
             d["to_slot"] = self.to_slot
         d["discard"] = [c.text for c in self.discard]
@@ -108,6 +116,13 @@ class Move:
             return v
 
         player = whole("player")
+        if kind == GOAT:  # G2: the goats of row/slot move to to_row/to_slot; no card
+            if d.get("card") not in (None, ""):
+                raise RecordError(f"{at}a goat move plays no card (got {d['card']!r})")
+            if d.get("discard", []) != []:
+                raise RecordError(f"{at}a goat move discards nothing: discard must be []")
+            return cls(GOAT, player, None, whole("row"), whole("slot"), whole("to_row"),
+                       whole("to_slot"))
         unused = {DISCARD: ("card", "row", "slot", "to_row", "to_slot"),
                   PLACE: ("to_row", "to_slot"), CAMPFIRE: ()}[kind]
         for key in unused:  # empty values of unused fields are accepted (issue 7)
@@ -146,6 +161,9 @@ class Move:
         if self.kind == DISCARD:
             return f"{who} discard {disc}"
         tail = f", discard {disc}" if disc else ""
+        if self.kind == GOAT:
+            return (f"{who} goat row {self.row} slot {self.slot} → "
+                    f"row {self.to_row} slot {self.to_slot}{tail}")
         if self.kind == CAMPFIRE:
             return (
                 f"{who} campfire {self.card} on row {self.row} slot {self.slot}, "

@@ -313,11 +313,23 @@ def position_from_data(data: Any) -> Game:
                           f"not {quoted(to_move)}")
     if not isinstance(turn, int) or isinstance(turn, bool) or turn < 0:
         raise RecordError(f"turn must be a whole number ≥ 0, not {quoted(turn)}")
-    game = Game.from_parts(rules, mountain, hands, decks, to_move - 1, out, turn)
+    goats = _goats(data["goats"]) if data.get("goats") is not None else None
+    game = Game.from_parts(rules, mountain, hands, decks, to_move - 1, out, turn, goats)
     if over and not game.is_won():
         raise RecordError("to_move is null, but no Summit stands on the peak: the game goes on, "
                           "so a player is to move")
     return game
+
+
+def _goats(raw: Any) -> list[tuple[int, int]]:
+    """A position's ``goats``: a list of ``[row, slot]`` pairs, one per goat (G1)."""
+    ok = isinstance(raw, list) and all(
+        isinstance(g, list) and len(g) == 2
+        and all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in g)
+        for g in raw)
+    if not ok:
+        raise RecordError("goats must be a list of [row, slot] pairs of whole numbers ≥ 1")
+    return [(g[0], g[1]) for g in raw]
 
 
 _DECK_LABEL = re.compile(r"[Pp]([0-9]+)\s*:")

@@ -47,6 +47,39 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "dealing": ("round-robin", "blocks"),
 }
 
+#: Options of the optional Goats module (EN's "Goats (Optional)"; rulings G1–G7 in
+#: ``docs/rules.md``). The first value is the default. Every value but ``goats=off`` is an
+#: ASSUMPTION: the rules text leaves the detail open, and no public source gives the printed
+#: cards. They are kept apart from :data:`CHOICES` so that code iterating over the base
+#: rulings' options (solvers' capability tables, tests) is unchanged; they matter only with
+#: ``goats=on``.
+GOAT_CHOICES: dict[str, tuple[str, ...]] = {
+    # G1: play with the Goats module at all; "off" is the base game, unchanged.
+    "goats": ("off", "on"),
+    # G1: which Ascent cards carry a goat icon: "lowest" = every card of value 1 (both copies,
+    # every colour; 6 in the real game); "highest" = every card of the highest value (12s).
+    "goat_cards": ("lowest", "highest"),
+    # G2: how far one goat move goes: "step" = to a card in the row above that rests on the
+    # goat's card; "far" = to any card higher up reached by a chain of such steps.
+    "goat_move": ("step", "far"),
+    # G3: "whole" = moving goats is the player's whole turn; "free" = it does not use the turn
+    # (the same player moves again).
+    "goat_turn": ("whole", "free"),
+    # G4: "the top of the mountain": "row" = the highest row below the peak (row 8), and the
+    # Summit waits for every goat; "summit" = on the Summit itself, after it is played.
+    "goat_top": ("row", "summit"),
+    # G5: a Campfire replaces the card a goat stands on: "moves" = the goat goes up with its
+    # card; "stays" = the goat stays on the Campfire.
+    "goat_campfire": ("moves", "stays"),
+    # G6: whether a goat may stand on a Bridge: "allowed" | "forbidden".
+    "goat_bridge": ("allowed", "forbidden"),
+}
+
+#: Every named option, the base rulings' (:data:`CHOICES`) and the Goats module's
+#: (:data:`GOAT_CHOICES`): what a tool that varies rule options by name (``--vary``) looks
+#: names up in.
+ALL_CHOICES: dict[str, tuple[str, ...]] = {**CHOICES, **GOAT_CHOICES}
+
 #: Integer parameters (geometry and deck composition) with their allowed ranges.
 INT_RANGES: dict[str, tuple[int, int]] = {
     "rows": (2, 8),
@@ -74,6 +107,13 @@ DESCRIPTIONS: dict[str, str] = {
     "bridge_replace_cost": "cost of playing onto a Bridge: max | left (R8)",
     "campfire_move_cost": "the card a Campfire moves pays its cost: paid | free (R9)",
     "dealing": "how decks are dealt: round-robin | blocks (R13)",
+    "goats": "the optional Goats module: off | on (G1)",
+    "goat_cards": "cards with a goat icon: lowest (value 1) | highest (top value) (G1, assumption)",
+    "goat_move": "a goat move goes one row up (step) or any rows up (far) (G2, assumption)",
+    "goat_turn": "moving goats is the whole turn (whole) or free (G3, assumption)",
+    "goat_top": "the goats' goal: the top row (row) or the Summit (summit) (G4, assumption)",
+    "goat_campfire": "a goat on a card a Campfire replaces: moves | stays (G5, assumption)",
+    "goat_bridge": "a goat may stand on a Bridge: allowed | forbidden (G6, assumption)",
 }
 
 
@@ -100,6 +140,13 @@ class RuleSet:
     bridge_replace_cost: str = "max"
     campfire_move_cost: str = "paid"
     dealing: str = "round-robin"
+    goats: str = "off"
+    goat_cards: str = "lowest"
+    goat_move: str = "step"
+    goat_turn: str = "whole"
+    goat_top: str = "row"
+    goat_campfire: str = "moves"
+    goat_bridge: str = "allowed"
 
     # ---- presets and options -------------------------------------------------------------
 
@@ -136,7 +183,7 @@ class RuleSet:
                     raise RuleOptionError(f"rule option {quoted(opt)} is not of the form K=V")
                 k, v = opt.split("=", 1)
                 items.append((k.strip(), v.strip()))
-        valid = ["preset", *INT_RANGES, *CHOICES]
+        valid = ["preset", *INT_RANGES, *ALL_CHOICES]
         base = cls()
         rest = []
         for k, v in items:
@@ -169,6 +216,12 @@ class RuleSet:
                         f"rule option {k} takes a whole number from {lo} to {hi}, not {quoted(iv)}"
                     )
                 changes[k] = iv
+            elif k in GOAT_CHOICES:  # the Goats module's options (G1–G7)
+                if v not in GOAT_CHOICES[k]:
+                    raise RuleOptionError(
+                        f"unknown value {v!r} for rule option {k}; valid values: "
+                        + ", ".join(GOAT_CHOICES[k]))
+                changes[k] = v
             else:
                 if v not in CHOICES[k]:
                     raise RuleOptionError(
@@ -180,8 +233,34 @@ class RuleSet:
 
     def to_dict(self) -> dict[str, Any]:
         """All options as a JSON-ready mapping; ``from_options(to_dict())`` gives back
-        an equal rule set."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        an equal rule set. The Goats module's options (G1–G7) are listed only when one of
+        them differs from its default, so that records of the base game stay as they were."""
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        if all(d[k] == v[0] for k, v in GOAT_CHOICES.items()):
+            for k in GOAT_CHOICES:
+                del d[k]
+        return d
+
+    # ---- the Goats module (G1–G7) --------------------------------------------------------
+
+    @property
+    def goats_on(self) -> bool:
+        """Whether the optional Goats module is played (``goats=on``, G1)."""
+        return self.goats == "on"
+
+    def carries_goat(self, card: Card) -> bool:
+        """G1: whether ``card`` has a goat icon (always ``False`` with ``goats=off``): an
+        Ascent card of value 1 (``goat_cards=lowest``) or of value ``values``
+        (``highest``). Both copies of a card are alike (R1)."""
+        if not self.goats_on or not card.is_ascent:
+            return False
+        return card.value == (1 if self.goat_cards == "lowest" else self.values)
+
+    @property
+    def goat_top_row(self) -> int:
+        """G4: the row the goats must reach: ``rows`` (``goat_top=row``) or the peak
+        (``summit``)."""
+        return self.rows if self.goat_top == "row" else self.peak_row
 
     def changed_options(self) -> list[str]:
         """``K=V`` strings of the options that differ from the preset's defaults."""

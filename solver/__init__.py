@@ -5,6 +5,9 @@ Every plan a solver returns has been replayed by :mod:`model`."""
 
 from solver.beam import heuristic_win
 from solver.exhaustive import solve
+from solver.generic import route as _route_rules
+
+solve = _route_rules(solve)  # rule sets the compact DFS does not model (goats=on): generic
 from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolveResult, SolverBug
 
 __all__ = ["LOSS", "OBJECTIVES", "SolveResult", "SolverBug", "UNKNOWN", "WIN", "heuristic_win",

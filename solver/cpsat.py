@@ -93,6 +93,9 @@ class CpsatModel:
 def check_rules(deal: Deal) -> None:
     """Raise :class:`UnsupportedRuleError` if a rule option of ``deal`` is not expressible."""
     rules = deal.rules
+    if getattr(rules, "goats", "off") != "off":
+        raise UnsupportedRuleError(
+            "the CP-SAT model cannot express the Goats module (goats=on); use --solver dfs")
     for name in CHOICES:
         value = getattr(rules, name)
         if value not in SUPPORTED.get(name, ()):
@@ -630,6 +633,7 @@ def solve_cpsat(
     """
     deal = deal_of_start(deal)
     start = time.perf_counter()
+    check_rules(deal)
     rules = deal.rules
     if rules.values < rules.rows:
         # no Ascent card reaches the top rows (R4), so the Summit can never be played: the

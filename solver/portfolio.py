@@ -105,6 +105,13 @@ def solve_portfolio(deal: Deal, objective: str = "none", time_limit: float | Non
     optima, or when a solver fails (an exception, a plan the engine rejects). A mid-game
     position raises ``NotImplementedError``: CP-SAT starts only from a deal's first move.
     """
+    from solver.generic import needs_generic
+
+    if needs_generic(deal.rules) and solvers is None:  # goats=on: only the generic search
+        from solver.generic import solve as generic_solve
+
+        return generic_solve(deal, objective, time_limit=time_limit,
+                             memory_limit_mb=memory_limit_mb)
     if isinstance(deal, Game):  # CP-SAT starts only from a deal's first move
         from solver.cpsat import deal_of_start
 
