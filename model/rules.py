@@ -45,6 +45,10 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "campfire_move_cost": ("paid", "free"),
     # R13: "round-robin" = one card at a time to each player; "blocks" = contiguous blocks.
     "dealing": ("round-robin", "blocks"),
+    # V1: what a player sees of the cards that leave the game: "all" = every discard is seen
+    # by every player; "own" = a player sees only their own discards and the replaced Bridges.
+    # It changes no move, only the observation of a silent player (model.observation).
+    "discards_seen": ("all", "own"),
 }
 
 #: Integer parameters (geometry and deck composition) with their allowed ranges.
@@ -74,6 +78,7 @@ DESCRIPTIONS: dict[str, str] = {
     "bridge_replace_cost": "cost of playing onto a Bridge: max | left (R8)",
     "campfire_move_cost": "the card a Campfire moves pays its cost: paid | free (R9)",
     "dealing": "how decks are dealt: round-robin | blocks (R13)",
+    "discards_seen": "discards seen by every player or only by their owner: all | own (V1)",
 }
 
 
@@ -100,6 +105,7 @@ class RuleSet:
     bridge_replace_cost: str = "max"
     campfire_move_cost: str = "paid"
     dealing: str = "round-robin"
+    discards_seen: str = "all"
 
     # ---- presets and options -------------------------------------------------------------
 
