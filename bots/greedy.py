@@ -96,6 +96,12 @@ class GreedyPolicy:
         if len(hand) >= 2:
             throw = sorted(hand, key=lambda c: keep[c])[:2]
             scored.append((-sum(keep[c] for c in throw), Move(DISCARD, p + 1, discard=tuple(throw))))
+        if not scored and placements:  # only Bridges filtered out above: play one anyway
+            pl = min(placements, key=lambda x: x.cost)
+            rest = list(hand)
+            rest.remove(pl.card)
+            pay = sorted(rest, key=lambda c: keep[c])[: pl.cost]
+            scored.append((-1.0, pl.move(p + 1, pay)))
         # never throw the team's last Summit while another move exists (R10)
         safe = [(sc, m) for sc, m in scored if not any(keep[c] >= LAST_SUMMIT for c in m.discard)]
         scored = safe or scored
