@@ -15,6 +15,7 @@ from cli.legal import legal
 from cli.replay import replay
 from cli.show import show
 from cli.solve import solve
+from cli.study import study
 
 
 def _version() -> str:
@@ -54,6 +55,7 @@ main.add_command(show)
 main.add_command(legal)
 main.add_command(replay)
 main.add_command(solve)
+main.add_command(study)
 
 
 if __name__ == "__main__":  # pragma: no cover
