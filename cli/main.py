@@ -14,6 +14,7 @@ from cli.deal import deal
 from cli.legal import legal
 from cli.replay import replay
 from cli.show import show
+from cli.simulate import simulate
 from cli.solve import solve
 from cli.study import study
 
@@ -56,6 +57,7 @@ main.add_command(legal)
 main.add_command(replay)
 main.add_command(solve)
 main.add_command(study)
+main.add_command(simulate)
 
 
 if __name__ == "__main__":  # pragma: no cover
