@@ -48,8 +48,8 @@ def table(runs: list[dict[str, Any]]) -> str:
     """The Markdown tables of ``runs`` (see the module docstring)."""
     lines = [
         "| bot | players | games | won | win | 95% interval | open-hand win (same deals) | "
-        "price of silence | 95% interval | silent/open | s/game |",
-        "|---|---:|---:|---:|---:|---|---:|---:|---|---:|---:|",
+        "price of silence | 95% interval | price, unknown = won | silent/open | silent/open, unknown = won | s/game |",
+        "|---|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---:|",
     ]
     for run in runs:
         for ln in run["players"]:
@@ -59,7 +59,8 @@ def table(runs: list[dict[str, Any]]) -> str:
                 + (f"{_pct(ln['open_win'])} {_iv(ln['open_interval'])}" if "open_win" in ln else "-")
                 + " | "
                 + (f"{100 * ln['price']:+.1f} pts | {_iv(ln['price_interval'])}" if "price" in ln else "- | -")
-                + f" | {_pct(ln.get('silent_share'))} | "
+                + (f" | {100 * ln['price_if_unknown_won']:+.1f} pts" if "price_if_unknown_won" in ln else " | -")
+                + f" | {_pct(ln.get('silent_share'))} | {_pct(ln.get('silent_share_if_unknown_won'))} | "
                 + ("-" if ln["seconds_per_game"] is None else f"{ln['seconds_per_game']:.2f}")
                 + " |")
     curve = curve_points(runs)

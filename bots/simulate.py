@@ -19,7 +19,9 @@ and the game record (JSON, replayable by ``ascent replay``). Rows live in an SQL
 * ``price``: the price of silence, open-hand win share − bot win share, paired deal by deal
   (mean of ``open_won_i − bot_won_i``, an unknown open-hand verdict counted as not won), with a
   95 % normal interval of the paired mean ``price_interval``; ``silent_share``: bot wins over
-  open-hand wins (the goal is at least one half).
+  open-hand wins (the goal is at least one half); ``price_if_unknown_won`` and
+  ``silent_share_if_unknown_won``: the same with every unknown open-hand verdict counted as a
+  win (the other end of the unknowns).
 """
 
 from __future__ import annotations
@@ -157,6 +159,11 @@ def report(rows: Sequence[dict[str, Any]], players: Sequence[int]) -> list[dict[
                 "open_win": o_won / m, "open_interval": list(wilson_unknown(o_won, o_unknown, m)),
                 "price": mean, "price_interval": [mean - half, mean + half],
                 "silent_share": bot_won_paired / o_won if o_won else None,
+                # the same with every unknown open-hand verdict counted as a win (the solver
+                # ran out of time; on this machine unloaded it wins every deal of the corpus)
+                "price_if_unknown_won": mean + o_unknown / m,
+                "silent_share_if_unknown_won": (bot_won_paired / (o_won + o_unknown)
+                                                if o_won + o_unknown else None),
             })
         out.append(line)
     return out
