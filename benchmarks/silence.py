@@ -12,7 +12,8 @@ folder: an existing ``silence.md`` or ``silence.png`` there is never overwritten
   silence with its paired 95 % interval, the silent bot's share of the open-hand wins, seconds
   per game), then the sampling bot's win rate against its number of worlds N;
 * ``silence.png``: win share per player count of each bot and of the open-hand solver
-  (``cheat``) on the same deals, with 95 % intervals; beside it the sampling curve against N.
+  (``cheat``) on the same deals, with 95 % intervals (standard rules only); beside it the
+  sampling curve against N (single-player-count sampling runs, standard rules).
 """
 
 from __future__ import annotations
@@ -37,11 +38,18 @@ def _iv(iv: list[float] | None) -> str:
 def label(run: dict[str, Any]) -> str:
     """Short name of a run: the bot and its parameters that matter."""
     p = run.get("params") or {}
+    name = run["bot"]
     if run["bot"] == "sampling":
-        return f"sampling N={p.get('worlds')} K={p.get('candidates')} H={p.get('horizon')}"
-    if run["bot"] == "openspiel-ismcts":
-        return f"openspiel-ismcts sims={p.get('simulations')}"
-    return run["bot"]
+        name = f"sampling N={p.get('worlds')} K={p.get('candidates')} H={p.get('horizon')}"
+    elif run["bot"] == "openspiel-ismcts":
+        name = f"openspiel-ismcts sims={p.get('simulations')}"
+    preset = (run.get("rules") or {}).get("preset", "standard")
+    return name if preset == "standard" else f"{name} ({preset})"
+
+
+def standard(run: dict[str, Any]) -> bool:
+    """The run plays the real game (the standard preset)."""
+    return (run.get("rules") or {}).get("preset", "standard") == "standard"
 
 
 def table(runs: list[dict[str, Any]]) -> str:
@@ -78,7 +86,7 @@ def curve_points(runs: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]
     pts = []
     for run in runs:
         lines = [ln for ln in run["players"] if ln["players"] != "all"]
-        if run["bot"] == "sampling" and len(lines) == 1:
+        if run["bot"] == "sampling" and len(lines) == 1 and standard(run):
             pts.append((run["params"]["worlds"], lines[0]))
     return sorted(pts, key=lambda t: t[0])
 
@@ -95,7 +103,7 @@ def plot(runs: list[dict[str, Any]], path: Path) -> None:
     offsets = {}
     for run in runs:
         lines = [ln for ln in run["players"] if ln["players"] != "all"]
-        if len(lines) < 2:
+        if len(lines) < 2 or not standard(run):
             continue
         name = label(run)
         off = offsets.setdefault(name, (len(offsets) - 1) * 0.08)
@@ -116,7 +124,7 @@ def plot(runs: list[dict[str, Any]], path: Path) -> None:
     ax.set_ylim(0, 105)
     ax.set_xticks([1, 2, 3, 4, 5])
     ax.set_title("Silent bots and the open-hand bound (95% intervals)")
-    ax.legend(fontsize=7, loc="center right")
+    ax.legend(fontsize=7, loc="best", framealpha=0.8)
     curve = curve_points(runs)
     if curve:
         ns = [n for n, _ in curve]

@@ -160,4 +160,6 @@ def _print_table(bot: str, lines: list[dict], rules: RuleSet) -> None:
             (f"{100 * ln['price']:+.1f} pts {_interval(ln['price_interval'])}" if "price" in ln else "-"),
             _pct(ln.get("silent_share")),
         )
-    console().print(t)
+    out = console()
+    out.width = max(out.width, 170)  # one line per player count, also in a pipe
+    out.print(t)
