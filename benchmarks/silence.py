@@ -52,6 +52,11 @@ def standard(run: dict[str, Any]) -> bool:
     return (run.get("rules") or {}).get("preset", "standard") == "standard"
 
 
+def _limit(run: dict[str, Any]) -> str:
+    t = run.get("open_hand_time_limit")
+    return f", {t:g} s a deal" if t else ""
+
+
 def table(runs: list[dict[str, Any]]) -> str:
     """The Markdown tables of ``runs`` (see the module docstring)."""
     lines = [
@@ -111,13 +116,18 @@ def plot(runs: list[dict[str, Any]], path: Path) -> None:
         ys = [100 * ln["win"] for ln in lines]
         err = [[100 * (ln["win"] - ln["interval"][0]) for ln in lines],
                [100 * (ln["interval"][1] - ln["win"]) for ln in lines]]
+        if run["bot"] == "cheat":
+            tl = (run.get("params") or {}).get("time_limit")
+            ax.errorbar(xs, ys, yerr=err, marker="D", capsize=3, color="grey",
+                        label=f"cheat, {tl:g} s a deal, {lines[0]['games']} deals")
+            continue
         ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=f"{name} (silent)")
         if not shown_open and all("open_win" in ln for ln in lines):
             ys = [100 * ln["open_win"] for ln in lines]
             err = [[100 * (ln["open_win"] - ln["open_interval"][0]) for ln in lines],
                    [100 * (ln["open_interval"][1] - ln["open_win"]) for ln in lines]]
             ax.errorbar([int(ln["players"]) - 0.1 for ln in lines], ys, yerr=err, marker="s",
-                        capsize=3, color="black", label=f"cheat: open-hand solver (deals of {name})")
+                        capsize=3, color="black", label=f"open-hand solver{_limit(run)} (same deals as {name})")
             shown_open = True
     ax.set_xlabel("players")
     ax.set_ylabel("games won (%)")

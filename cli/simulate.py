@@ -129,7 +129,9 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
         if as_json:
             out = {"bot": bot, "params": params, "rules": rules.to_dict(),
                    "seeds": [grid.seeds[0], grid.seeds[-1]] if grid.seeds else [],
-                   "deals_per_player_count": len(grid.seeds), "players": lines}
+                   "deals_per_player_count": len(grid.seeds),
+                   "open_hand_time_limit": time_limit if (open_hand or bot == "cheat") else None,
+                   "players": lines}
             click.echo(json.dumps(out, indent=2))
         else:
             _print_table(bot, lines, rules)
