@@ -17,7 +17,9 @@ from cli.legal import legal
 from cli.replay import replay
 from cli.serve import serve
 from cli.show import show
+from cli.simulate import simulate
 from cli.solve import solve
+from cli.study import study
 
 
 def _version() -> str:
@@ -63,6 +65,8 @@ main.add_command(solve)
 main.add_command(hint)
 main.add_command(analyse)
 main.add_command(serve)
+main.add_command(study)
+main.add_command(simulate)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -45,6 +45,10 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "campfire_move_cost": ("paid", "free"),
     # R13: "round-robin" = one card at a time to each player; "blocks" = contiguous blocks.
     "dealing": ("round-robin", "blocks"),
+    # V1: what a player sees of the cards that leave the game: "all" = every discard is seen
+    # by every player; "own" = a player sees only their own discards and the replaced Bridges.
+    # It changes no move, only the observation of a silent player (model.observation).
+    "discards_seen": ("all", "own"),
 }
 
 #: Options of the optional Goats module (EN's "Goats (Optional)"; rulings G1–G7 in
@@ -107,6 +111,7 @@ DESCRIPTIONS: dict[str, str] = {
     "bridge_replace_cost": "cost of playing onto a Bridge: max | left (R8)",
     "campfire_move_cost": "the card a Campfire moves pays its cost: paid | free (R9)",
     "dealing": "how decks are dealt: round-robin | blocks (R13)",
+    "discards_seen": "discards seen by every player or only by their owner: all | own (V1)",
     "goats": "the optional Goats module: off | on (G1)",
     "goat_cards": "cards with a goat icon: lowest (value 1) | highest (top value) (G1, assumption)",
     "goat_move": "a goat move goes one row up (step) or any rows up (far) (G2, assumption)",
@@ -140,6 +145,7 @@ class RuleSet:
     bridge_replace_cost: str = "max"
     campfire_move_cost: str = "paid"
     dealing: str = "round-robin"
+    discards_seen: str = "all"
     goats: str = "off"
     goat_cards: str = "lowest"
     goat_move: str = "step"
@@ -234,8 +240,11 @@ class RuleSet:
     def to_dict(self) -> dict[str, Any]:
         """All options as a JSON-ready mapping; ``from_options(to_dict())`` gives back
         an equal rule set. The Goats module's options (G1–G7) are listed only when one of
-        them differs from its default, so that records of the base game stay as they were."""
+        them differs from its default, and ``discards_seen`` (V1, which changes no move) only
+        when it is not ``all``, so that records of the base game stay as they were."""
         d = {f.name: getattr(self, f.name) for f in fields(self)}
+        if d["discards_seen"] == CHOICES["discards_seen"][0]:
+            del d["discards_seen"]
         if all(d[k] == v[0] for k, v in GOAT_CHOICES.items()):
             for k in GOAT_CHOICES:
                 del d[k]

@@ -56,6 +56,7 @@ SUPPORTED: dict[str, tuple[str, ...]] = {
     "bridge_replace_cost": ("max", "left"),
     "campfire_move_cost": ("paid", "free"),
     "dealing": ("round-robin", "blocks"),
+    "discards_seen": ("all", "own"),  # V1: the observation only, not the open-hand game
 }
 
 

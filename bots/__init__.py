@@ -1,0 +1,42 @@
+"""Bots that play the real game, one seat each (issue 12): ``greedy`` and ``sampling`` see only
+the observation of the player to move (:mod:`model.observation`, ruling V1); ``cheat`` is the
+open-hand solver, the upper bound; ``openspiel-ismcts`` (optional extra ``.[openspiel]``) is
+OpenSpiel's information-set MCTS on the game registered in :mod:`bots.openspiel_game`.
+
+:func:`bots.base.play_deal` plays a deal with one bot in every seat; :func:`make_bot` builds a
+bot by name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bots.base import Bot, GameResult, play_deal
+
+BOT_NAMES = ("greedy", "sampling", "cheat", "openspiel-ismcts")
+
+
+def make_bot(name: str, **params: Any) -> Bot:
+    """The bot called ``name`` (one of :data:`BOT_NAMES`) with its parameters (``sampling``:
+    ``worlds``, ``seconds``, ``seed``...; ``cheat``: ``time_limit``; ``openspiel-ismcts``:
+    ``simulations``, ``seed``). Raises ``ValueError`` for an unknown name and ``ImportError``
+    when ``openspiel-ismcts`` is asked for without the extra installed."""
+    if name == "greedy":
+        from bots.greedy import GreedyBot
+
+        return GreedyBot()
+    if name == "sampling":
+        from bots.sampling import SamplingBot
+
+        return SamplingBot(**params)
+    if name == "cheat":
+        from bots.cheat import CheatBot
+
+        return CheatBot(**params)
+    if name == "openspiel-ismcts":
+        from bots.openspiel_bot import OpenSpielISMCTSBot
+
+        return OpenSpielISMCTSBot(**params)
+    raise ValueError(f"unknown bot {name!r}; valid bots: {', '.join(BOT_NAMES)}")
+
+
+__all__ = ["BOT_NAMES", "Bot", "GameResult", "make_bot", "play_deal"]

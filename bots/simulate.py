@@ -1,0 +1,206 @@
+"""``ascent simulate``: bots play many deals on the study machinery; win rates, the open-hand
+verdict on the same deals and the price of silence.
+
+One task per (bot and its parameters, rule set, player count, seed). A task
+(:func:`play_task`, run on Dask workers by :func:`studies.runner.run_tasks`) plays the deal
+with the bot in every seat (:func:`bots.base.play_deal`) and, unless the bot is ``cheat``
+itself or ``open_hand`` is off, solves the same deal with every card known
+(:func:`solver.solve`, ``open_time_limit`` seconds): the open-hand verdict the bot is paired
+with. Its row holds the outcome, slots filled, cards out, turns, seconds, the open-hand verdict
+and the game record (JSON, replayable by ``ascent replay``). Rows live in an SQLite table
+``games`` (WAL; resumable: a stored key is not played again).
+
+:func:`report` turns the rows of a run into one line per player count:
+
+* ``games``, ``won``, ``win`` (share) and its 95 % Wilson interval ``interval``;
+* ``slots_at_loss`` (mean slots filled in lost games, peak included), ``out_at_win`` (mean cards
+  out of the game at a win), ``seconds_per_game`` (mean wall time, bot's thinking included);
+* ``open_won``, ``open_unknown``, ``open_win`` with its interval (unknowns counted both ways);
+* ``price``: the price of silence, open-hand win share − bot win share, paired deal by deal
+  (mean of ``open_won_i − bot_won_i``, an unknown open-hand verdict counted as not won), with a
+  95 % normal interval of the paired mean ``price_interval``; ``silent_share``: bot wins over
+  open-hand wins (the goal is at least one half); ``price_if_unknown_won`` and
+  ``silent_share_if_unknown_won``: the same with every unknown open-hand verdict counted as a
+  win (the other end of the unknowns).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sqlite3
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from model.deal import Deal
+from model.records import dumps
+from model.rules import RuleSet
+
+TABLE = "games"
+COLUMNS = {
+    "bot": "TEXT", "params": "TEXT", "rules": "TEXT", "players": "INTEGER", "seed": "INTEGER",
+    "outcome": "TEXT", "slots": "INTEGER", "out_cards": "INTEGER", "turns": "INTEGER",
+    "seconds": "REAL", "open_verdict": "TEXT", "record": "TEXT", "error": "TEXT",
+}
+
+
+def rules_json(rules: RuleSet) -> str:
+    """The full rule set as canonical JSON (the key part of a task)."""
+    return json.dumps(rules.to_dict(), sort_keys=True, separators=(",", ":"))
+
+
+def build_tasks(bot: str, params: dict[str, Any], players: Sequence[int], seeds: Sequence[int],
+                rules: RuleSet, open_hand: bool = True, open_time_limit: float = 10.0) -> list[dict]:
+    """The tasks of one simulation, player count by player count, seed by seed. The key names
+    the bot, its parameters, the rules, the player count, the seed and the open-hand limit."""
+    pjson = json.dumps(params, sort_keys=True, separators=(",", ":"))
+    rj = rules_json(rules)
+    opened = "none" if not open_hand else f"{open_time_limit:g}"
+    tasks = []
+    for p in players:
+        for s in seeds:
+            tasks.append({
+                "key": f"{bot}|{pjson}|{rj}|p{p}|s{s}|open={opened}",
+                "bot": bot, "params": params, "rules": rules.to_dict(), "players": p, "seed": s,
+                "open_hand": open_hand, "open_time_limit": open_time_limit,
+            })
+    return tasks
+
+
+def play_task(task: dict[str, Any]) -> dict[str, Any]:
+    """Play one task (see the module docstring); a row of :data:`COLUMNS`."""
+    from bots import make_bot
+    from bots.base import play_deal
+
+    rules = RuleSet.from_options(task["rules"])
+    deal = Deal.from_seed(task["seed"], task["players"], rules)
+    bot = make_bot(task["bot"], **task["params"])
+    result = play_deal(deal, bot)
+    if task["bot"] == "cheat":
+        open_verdict = bot.verdict
+    elif task.get("open_hand", True):
+        from solver import solve
+
+        open_verdict = solve(deal, time_limit=task.get("open_time_limit", 10.0)).verdict
+    else:
+        open_verdict = None
+    record = result.plan.to_json()
+    record["bot"] = {"name": task["bot"], "params": task["params"], "outcome": result.outcome}
+    return {
+        "bot": task["bot"], "params": json.dumps(task["params"], sort_keys=True),
+        "rules": rules_json(rules), "players": task["players"], "seed": task["seed"],
+        "outcome": result.outcome, "slots": result.slots, "out_cards": result.out,
+        "turns": result.turns, "seconds": round(result.seconds, 4),
+        "open_verdict": open_verdict, "record": json.dumps(record, separators=(",", ":")),
+    }
+
+
+def load_rows(db_path: str | os.PathLike, keys: Iterable[str]) -> list[dict[str, Any]]:
+    """The stored rows of ``keys`` (missing keys are left out), as dicts."""
+    keys = list(keys)
+    con = sqlite3.connect(str(db_path))
+    con.row_factory = sqlite3.Row
+    try:
+        rows: list[dict[str, Any]] = []
+        for i in range(0, len(keys), 500):
+            chunk = keys[i:i + 500]
+            q = f"SELECT * FROM {TABLE} WHERE key IN ({','.join('?' * len(chunk))})"
+            rows.extend(dict(r) for r in con.execute(q, chunk))
+        return rows
+    finally:
+        con.close()
+
+
+def _wilson(k: int, n: int) -> tuple[float, float]:
+    from studies.stats import wilson
+
+    return wilson(k, n)
+
+
+def report(rows: Sequence[dict[str, Any]], players: Sequence[int]) -> list[dict[str, Any]]:
+    """Per player count (in ``players`` order, then ``"all"``), the figures of the module
+    docstring. Rows whose ``outcome`` is ``error`` are counted in ``errors`` only."""
+    out = []
+    groups = [(str(p), [r for r in rows if r["players"] == p]) for p in players]
+    if len(players) > 1:
+        groups.append(("all", [r for r in rows if r["players"] in players]))
+    for label, rs in groups:
+        errors = sum(1 for r in rs if r["outcome"] not in ("win", "loss"))
+        rs = [r for r in rs if r["outcome"] in ("win", "loss")]
+        n = len(rs)
+        won = sum(1 for r in rs if r["outcome"] == "win")
+        lost = [r for r in rs if r["outcome"] == "loss"]
+        wins = [r for r in rs if r["outcome"] == "win"]
+        paired = [r for r in rs if r["open_verdict"] is not None]
+        o_won = sum(1 for r in paired if r["open_verdict"] == "win")
+        o_unknown = sum(1 for r in paired if r["open_verdict"] == "unknown")
+        line: dict[str, Any] = {
+            "players": label, "games": n, "won": won,
+            "win": won / n if n else None,
+            "interval": list(_wilson(won, n)),
+            "slots_at_loss": sum(r["slots"] for r in lost) / len(lost) if lost else None,
+            "out_at_win": sum(r["out_cards"] for r in wins) / len(wins) if wins else None,
+            "seconds_per_game": sum(r["seconds"] for r in rs) / n if n else None,
+            "errors": errors,
+        }
+        if paired:
+            from studies.stats import wilson_unknown
+
+            m = len(paired)
+            diffs = [(r["open_verdict"] == "win") - (r["outcome"] == "win") for r in paired]
+            mean = sum(diffs) / m
+            var = sum((d - mean) ** 2 for d in diffs) / (m - 1) if m > 1 else 0.0
+            half = 1.96 * math.sqrt(var / m)
+            bot_won_paired = sum(1 for r in paired if r["outcome"] == "win")
+            line.update({
+                "open_games": m, "open_won": o_won, "open_unknown": o_unknown,
+                "open_win": o_won / m, "open_interval": list(wilson_unknown(o_won, o_unknown, m)),
+                "price": mean, "price_interval": [mean - half, mean + half],
+                "silent_share": bot_won_paired / o_won if o_won else None,
+                # the same with every unknown open-hand verdict counted as a win (the solver
+                # ran out of time; on this machine unloaded it wins every deal of the corpus)
+                "price_if_unknown_won": mean + o_unknown / m,
+                "silent_share_if_unknown_won": (bot_won_paired / (o_won + o_unknown)
+                                                if o_won + o_unknown else None),
+            })
+        out.append(line)
+    return out
+
+
+def write_records(rows: Sequence[dict[str, Any]], directory: str | os.PathLike) -> tuple[int, int]:
+    """Write each row's game record to ``directory/<bot>-p<P>-seed<S>.json`` (created if
+    missing), each file whole (a temporary file in the same directory, then renamed). A file
+    already there with the same content is left alone; one with other content is never
+    overwritten (the record is then written as ``...-<n>.json``). Returns (written, kept)."""
+    d = Path(directory)
+    d.mkdir(parents=True, exist_ok=True)
+    written = kept = 0
+    for r in sorted(rows, key=lambda r: (r["players"], r["seed"])):
+        if not r.get("record"):
+            continue
+        text = dumps(json.loads(r["record"])) + "\n"
+        stem = f"{r['bot']}-p{r['players']}-seed{r['seed']}"
+        n = 0
+        while True:
+            path = d / (f"{stem}.json" if n == 0 else f"{stem}-{n}.json")
+            if not path.exists():
+                break
+            if path.read_text(encoding="utf-8") == text:
+                kept += 1
+                path = None
+                break
+            n += 1
+        if path is None:
+            continue
+        fd, tmp = tempfile.mkstemp(dir=d, prefix=f".{stem}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        written += 1
+    return written, kept

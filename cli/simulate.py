@@ -1,0 +1,167 @@
+"""``ascent simulate``: bots play many deals; win rates with intervals, the open-hand verdict on
+the same deals and the price of silence (:mod:`bots.simulate`, on :mod:`studies.runner`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+from bots import BOT_NAMES
+from cli.common import EXIT_INTERRUPTED, CliError, console, parse_rules
+from model.rules import RuleSet
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _interval(iv) -> str:
+    return f"[{100 * iv[0]:.1f}, {100 * iv[1]:.1f}]"
+
+
+@click.command()
+@click.option("--bot", type=click.Choice(BOT_NAMES), required=True,
+              help="The bot in every seat: greedy, sampling (PIMC), cheat (open-hand solver) "
+                   "or openspiel-ismcts (needs the .[openspiel] extra).")
+@click.option("--players", default="1-5", show_default=True, metavar="P",
+              help="Player counts, e.g. 1-5 or 1,3.")
+@click.option("--deals", type=int, default=None, metavar="N", help="Seeds 1..N for each player count.")
+@click.option("--seeds", default=None, metavar="A-B", help="Seeds to play instead, e.g. 101-200.")
+@click.option("--rules", "rule_options", multiple=True, metavar="K=V",
+              help="Rule option (repeatable), e.g. preset=tiny or discards_seen=own.")
+@click.option("--worlds", type=click.IntRange(min=1), default=8, show_default=True, metavar="N",
+              help="sampling: worlds sampled per move.")
+@click.option("--seconds", "move_seconds", type=float, default=None, metavar="S",
+              help="sampling: time per move in seconds (at least one world is always played).")
+@click.option("--candidates", type=click.IntRange(min=1), default=4, show_default=True,
+              metavar="K", help="sampling: moves compared per turn (the greedy's best K).")
+@click.option("--horizon", type=click.IntRange(min=1), default=12, show_default=True,
+              metavar="T", help="sampling: playout length in turns.")
+@click.option("--simulations", type=click.IntRange(min=1), default=50, show_default=True,
+              metavar="N", help="openspiel-ismcts: ISMCTS simulations per move.")
+@click.option("--bot-seed", type=int, default=0, show_default=True, metavar="N",
+              help="Seed of the bots' own random choices.")
+@click.option("--time-limit", type=float, default=10.0, show_default=True, metavar="S",
+              help="Seconds per open-hand solve (the cheat bot, and the paired verdict).")
+@click.option("--open-hand/--no-open-hand", default=True, show_default=True,
+              help="Also solve every deal open-hand, for the price of silence.")
+@click.option("--db", "db_path", default=None, metavar="FILE",
+              help="SQLite results database (created or extended, never overwritten; a run "
+                   "resumes where it stopped). Default: a temporary one.")
+@click.option("--records", "records_dir", default=None, metavar="DIR",
+              help="Write every game's record (JSON, for ascent replay/show) into DIR.")
+@click.option("--workers", type=click.IntRange(min=1), default=None, metavar="K",
+              help="Worker processes of the embedded Dask LocalCluster (default: one per core).")
+@click.option("--scheduler", default=None, metavar="ADDR",
+              help="Run on a Dask cluster instead, e.g. tcp://head:8786.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--quiet", is_flag=True, help="No progress on standard error.")
+def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
+             rule_options: tuple[str, ...], worlds: int, move_seconds: float | None,
+             candidates: int, horizon: int, simulations: int, bot_seed: int, time_limit: float,
+             open_hand: bool, db_path: str | None, records_dir: str | None, workers: int | None,
+             scheduler: str | None, as_json: bool, quiet: bool) -> None:
+    """Play deals with one bot in every seat; report the win rate per player count.
+
+    Silent bots (greedy, sampling, openspiel-ismcts) see only what their player sees (ruling
+    V1: own hand, mountain, cards out, hand and deck sizes); cheat sees everything. For each
+    player count: games, wins and the 95 % Wilson interval, mean slots filled at a loss, cards
+    out at a win, seconds per game, and on the same deals the open-hand verdict and the price
+    of silence (open-hand win share minus the bot's, paired deal by deal).
+
+    \b
+    Examples:
+      ascent simulate --bot greedy --players 1-2 --deals 5 --rules preset=tiny --workers 1
+      ascent simulate --bot sampling --worlds 2 --horizon 4 --players 1 --seeds 1-2 --workers 1 --json
+    """
+    from bots.simulate import COLUMNS, TABLE, build_tasks, load_rows, play_task, report, write_records
+    from studies.runner import RunnerError, run_tasks
+    from studies.study import StudyError, build_grid
+
+    if time_limit != time_limit or not time_limit > 0:
+        raise CliError("--time-limit must be more than 0 seconds")
+    if move_seconds is not None and not move_seconds > 0:
+        raise CliError("--seconds must be more than 0")
+    if workers is not None and scheduler is not None:
+        raise CliError("give --workers (the embedded cluster) or --scheduler ADDR, not both")
+    rules = parse_rules(rule_options) or RuleSet.standard()
+    try:
+        grid = build_grid(players, seeds, deals)
+    except StudyError as exc:
+        raise CliError(str(exc)) from None
+    params: dict = {}
+    if bot == "sampling":
+        params = {"worlds": worlds, "seconds": move_seconds, "candidates": candidates,
+                  "horizon": horizon, "seed": bot_seed}
+    elif bot == "cheat":
+        params = {"time_limit": time_limit}
+    elif bot == "openspiel-ismcts":
+        try:
+            import bots.openspiel_bot  # noqa: F401
+        except ImportError:
+            raise CliError("the openspiel-ismcts bot needs OpenSpiel: pip install -e '.[openspiel]'") from None
+        params = {"simulations": simulations, "seed": bot_seed}
+    tasks = build_tasks(bot, params, grid.players, grid.seeds, rules, open_hand and bot != "cheat",
+                        time_limit)
+    tmp = None
+    if db_path is None:
+        tmp = tempfile.TemporaryDirectory(prefix="ascent-simulate-")
+        db_path = str(Path(tmp.name) / "simulate.db")
+    try:
+        try:
+            summary = run_tasks(
+                play_task, tasks, db_path, TABLE, COLUMNS,
+                workers=workers, scheduler=scheduler, progress=not quiet, outcome="outcome",
+                title=f"simulate {bot}",
+            )
+        except RunnerError as exc:
+            raise CliError(str(exc)) from None
+        rows = load_rows(db_path, [t["key"] for t in tasks])
+        lines = report(rows, grid.players)
+        if records_dir is not None:
+            written, kept = write_records(rows, records_dir)
+            if not quiet:
+                click.echo(f"records: {written} written, {kept} already there, in {records_dir}", err=True)
+        if as_json:
+            out = {"bot": bot, "params": params, "rules": rules.to_dict(),
+                   "seeds": [grid.seeds[0], grid.seeds[-1]] if grid.seeds else [],
+                   "deals_per_player_count": len(grid.seeds),
+                   "open_hand_time_limit": time_limit if (open_hand or bot == "cheat") else None,
+                   "players": lines}
+            click.echo(json.dumps(out, indent=2))
+        else:
+            _print_table(bot, lines, rules)
+        if not quiet:
+            click.echo(summary.text(), err=True)
+        if summary.interrupted:
+            sys.exit(EXIT_INTERRUPTED)
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+
+
+def _print_table(bot: str, lines: list[dict], rules: RuleSet) -> None:
+    from rich.table import Table
+
+    t = Table(title=f"ascent simulate --bot {bot} ({rules.describe()})")
+    for col in ("players", "games", "won", "win", "95% interval", "slots at loss",
+                "out at win", "s/game", "open-hand win", "price of silence", "silent/open"):
+        t.add_column(col, justify="right")
+    for ln in lines:
+        def num(x, fmt="{:.1f}"):
+            return "-" if x is None else fmt.format(x)
+        t.add_row(
+            ln["players"], str(ln["games"]), str(ln["won"]), _pct(ln["win"]),
+            _interval(ln["interval"]), num(ln["slots_at_loss"]), num(ln["out_at_win"]),
+            num(ln["seconds_per_game"], "{:.2f}"),
+            (f"{_pct(ln['open_win'])} {_interval(ln['open_interval'])}" if "open_win" in ln else "-"),
+            (f"{100 * ln['price']:+.1f} pts {_interval(ln['price_interval'])}" if "price" in ln else "-"),
+            _pct(ln.get("silent_share")),
+        )
+    out = console()
+    out.width = max(out.width, 170)  # one line per player count, also in a pipe
+    out.print(t)

@@ -1,0 +1,71 @@
+"""``ascent simulate``: bots over many deals on the study runner (tiny games, one worker)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bots.simulate import report
+from model.records import Plan, replay
+from tests.test_cli import assert_one_line_error, run
+
+
+def test_simulate_greedy_json_records_and_resume(tmp_path: Path) -> None:
+    db, rec = tmp_path / "sim.db", tmp_path / "records"
+    args = ["simulate", "--bot", "greedy", "--players", "1-2", "--deals", "4", "--rules",
+            "preset=tiny", "--workers", "1", "--db", str(db), "--json", "--quiet"]
+    first = run(*args, "--records", str(rec))
+    assert first.exit_code == 0, first.stderr
+    data = json.loads(first.stdout)
+    lines = {ln["players"]: ln for ln in data["players"]}
+    assert set(lines) == {"1", "2", "all"}
+    assert lines["all"]["games"] == 8 and lines["1"]["games"] == 4
+    for ln in lines.values():
+        lo, hi = ln["interval"]
+        assert 0 <= lo <= ln["won"] / ln["games"] <= hi <= 1
+        assert ln["open_games"] == ln["games"]
+        assert abs(ln["price"] - (ln["open_won"] - ln["won"]) / ln["games"]) < 1e-9
+    files = sorted(rec.glob("*.json"))
+    assert len(files) == 8
+    wins = 0
+    for f in files:  # every record replays to the outcome it claims
+        rec_data = json.loads(f.read_text())
+        plan = Plan.from_json(rec_data)
+        outcome = replay(plan.deal, plan.moves).outcome
+        assert outcome == rec_data["bot"]["outcome"]
+        wins += outcome == "win"
+    assert wins == lines["all"]["won"]
+    again = run(*args)  # resumes: everything is stored already, same answer
+    assert again.exit_code == 0 and json.loads(again.stdout) == data
+
+
+def test_simulate_cheat_has_no_price(tmp_path: Path) -> None:
+    res = run("simulate", "--bot", "cheat", "--players", "1", "--seeds", "1-3", "--rules",
+              "preset=tiny", "--workers", "1", "--db", str(tmp_path / "c.db"), "--json", "--quiet")
+    assert res.exit_code == 0, res.stderr
+    (ln,) = json.loads(res.stdout)["players"]
+    assert ln["won"] == ln["open_won"] and ln["price"] == 0
+
+
+def test_simulate_bad_input_is_one_line() -> None:
+    assert_one_line_error(run("simulate", "--bot", "greedy", "--players", "7", "--deals", "2"),
+                          2, "--players")
+    assert_one_line_error(run("simulate", "--bot", "oracle", "--deals", "2"), 2, "oracle")
+    assert_one_line_error(run("simulate", "--bot", "greedy", "--deals", "2", "--rules", "x=1"),
+                          2, "unknown rule option")
+    assert_one_line_error(run("simulate", "--bot", "greedy", "--deals", "2", "--time-limit", "nan"),
+                          2, "--time-limit")
+
+
+def test_report_pairs_deal_by_deal() -> None:
+    rows = [
+        {"players": 1, "outcome": "win", "open_verdict": "win", "slots": 10, "out_cards": 5, "seconds": 1.0},
+        {"players": 1, "outcome": "loss", "open_verdict": "win", "slots": 7, "out_cards": 9, "seconds": 1.0},
+        {"players": 1, "outcome": "loss", "open_verdict": "unknown", "slots": 5, "out_cards": 9, "seconds": 2.0},
+        {"players": 1, "outcome": "loss", "open_verdict": "loss", "slots": 3, "out_cards": 9, "seconds": 2.0},
+    ]
+    (ln,) = report(rows, [1])
+    assert (ln["games"], ln["won"], ln["open_won"], ln["open_unknown"]) == (4, 1, 2, 1)
+    assert ln["price"] == 0.25 and ln["silent_share"] == 0.5
+    assert ln["slots_at_loss"] == 5 and ln["out_at_win"] == 5 and ln["seconds_per_game"] == 1.5
+    assert ln["price_interval"][0] < 0.25 < ln["price_interval"][1]
