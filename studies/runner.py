@@ -33,7 +33,7 @@ How it runs:
   ``error`` row. An exception raised by ``fn`` is stored as an ``error`` row with its text in
   the ``error`` column (when ``columns`` has one). ``fn`` may raise :class:`Skip` to store
   nothing (e.g. a solve cut short by Ctrl-C).
-* **Ctrl-C.** Stops submitting, drops the tasks in flight, shuts the cluster down and returns a
+* **Ctrl-C** (or SIGTERM). Stops submitting, drops the tasks in flight, shuts the cluster down and returns a
   :class:`Summary` with ``interrupted=True`` (the command line prints it and exits 130).
   Rerunning the same command resumes.
 * **Cluster.** By default an embedded ``distributed.LocalCluster`` (one single-threaded worker
@@ -59,6 +59,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
 import sqlite3
 import sys
 import time
@@ -411,6 +412,7 @@ def run_tasks(fn: Callable[[dict], dict], tasks: Sequence[dict], db_path: str | 
     con = connect(db_path)
     summary = Summary(total=len(tasks))
     start = time.monotonic()
+    old_term = _term_as_interrupt()
     try:
         ensure_table(con, table, columns, str(db_path))
         done = stored_keys(con, table, outcome, exclude=("error",))
@@ -428,7 +430,24 @@ def run_tasks(fn: Callable[[dict], dict], tasks: Sequence[dict], db_path: str | 
     finally:
         con.close()
         summary.seconds = time.monotonic() - start
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
     return summary
+
+
+def _raise_interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def _term_as_interrupt():
+    """In the main thread, make SIGTERM stop the run like Ctrl-C (a clean stop with a
+    summary; also for a run started in the background, where SIGINT is ignored). Returns the
+    old handler, or ``None`` when nothing was changed."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _raise_interrupt)
 
 
 def _handle(con, table, columns, outcome, task, res, summary, bar) -> None:
