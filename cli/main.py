@@ -16,6 +16,7 @@ from cli.replay import replay
 from cli.show import show
 from cli.solve import solve
 from cli.study import study
+from cli.variants import variants
 
 
 def _version() -> str:
@@ -56,6 +57,7 @@ main.add_command(legal)
 main.add_command(replay)
 main.add_command(solve)
 main.add_command(study)
+main.add_command(variants)
 
 
 if __name__ == "__main__":  # pragma: no cover
