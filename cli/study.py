@@ -19,7 +19,7 @@ def study() -> None:
 
     \b
     Examples:
-      ascent study run --players 1-2 --deals 20 --rules preset=tiny --db tiny.db --workers 1
+      ascent study run --players 1-2 --deals 10 --rules preset=tiny --db tiny.db --workers 1
       ascent study report --db tiny.db --by players
     """
 
@@ -67,9 +67,8 @@ def run_cmd(players: str, deals: int | None, seeds: str | None, rule_options: tu
 
     \b
     Examples:
-      ascent study run --players 1-2 --deals 20 --rules preset=tiny --db tiny.db --workers 1
-      ascent study run --players 1-2 --deals 20 --rules preset=tiny --vary rulings --each \\
-          --db tiny.db --workers 1
+      ascent study run --players 1-2 --deals 10 --rules preset=tiny --db tiny.db --workers 1
+      ascent study run --players 1-2 --deals 3 --rules preset=tiny --vary rulings --each --db tiny.db
     """
     from studies.study import build_grid, run_study
 
@@ -108,7 +107,7 @@ def report_cmd(db_path: str, by: str, plots_dir: str | None, as_json: bool,
 
     \b
     Examples:
-      ascent study report --db tiny.db
+      ascent study report --db tiny.db --plots tiny-plots
       ascent study report --db tiny.db --by players --json
     """
     from studies.report import ReportError, report

@@ -67,10 +67,9 @@ def variants(position: str | None, seed: int | None, deal_file: str | None, play
 
     \b
     Examples:
-      ascent variants --seed 1
-      ascent variants --seed 11 --rules preset=tiny --rules rows=2 --rules values=3 \\
-          --rules hand_size=2 --vary bridge_replace_cost
-      ascent deal --seed 3 --players 2 > d.txt && ascent variants --deal d.txt --objective waste
+      ascent variants --seed 1 --players 2 --vary bridge_replace_cost
+      ascent variants --seed 11 --rules preset=tiny --rules rows=2 --rules values=3 --rules hand_size=2
+      ascent deal --seed 3 --players 2 > d.txt && ascent variants --deal d.txt --vary bridge_replace_cost --json
     """
     from studies.variants import parse_vary_options, parting, partings_for, run_variants
 

@@ -37,11 +37,11 @@ How it runs:
   :class:`Summary` with ``interrupted=True`` (the command line prints it and exits 130).
   Rerunning the same command resumes.
 * **Cluster.** By default an embedded ``distributed.LocalCluster`` (one single-threaded worker
-  process per core, no dashboard, nothing to start). With ``scheduler=ADDR`` the tasks go to a
+  process per core, its HTTP server on a free port, nothing to start). With ``scheduler=ADDR`` the tasks go to a
   running cluster, started for example with::
 
       dask scheduler                        # on the head machine, listens on :8786
-      dask worker tcp://HEAD:8786 --nthreads 1 --nworkers auto   # on each machine
+      dask worker tcp://HEAD:8786 --nthreads 1 --nworkers -1   # on each machine, one per core
 
   The workers must be able to import ``fn``'s module (install the project on every machine:
   ``pip install -e .``). The database stays on the machine that runs the command.
@@ -335,7 +335,7 @@ def _local_cluster(workers: int | None):
     old = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=logging.CRITICAL,
+                               dashboard_address=":0", silence_logs=logging.CRITICAL,
                                scheduler_port=0)
         client = Client(cluster)
         from studies.dask_plugins import IgnoreSigint
