@@ -99,8 +99,11 @@ def run_cmd(players: str, deals: int | None, seeds: str | None, rule_options: tu
 @click.option("--json", "as_json", is_flag=True,
               help='JSON: {"groups": [one object per group], "pairs": [...]}.')
 @click.option("--markdown", is_flag=True, help="Markdown tables instead of terminal tables.")
+@click.option("--only", multiple=True, metavar="COLUMN=V1,V2",
+              help="Keep only rows whose COLUMN is one of the values (A-B: a range of whole "
+                   "numbers), e.g. --only objective=none --only seed=1-200 (repeatable).")
 def report_cmd(db_path: str, by: str, plots_dir: str | None, as_json: bool,
-               markdown: bool) -> None:
+               markdown: bool, only: tuple[str, ...]) -> None:
     """Tables per group: share won with its 95 % Wilson interval (unknowns counted both
     ways), unknown share, median and p95 seconds, cards out of the game; rule sets compared
     paired on the same deals; optional plots.
@@ -113,6 +116,6 @@ def report_cmd(db_path: str, by: str, plots_dir: str | None, as_json: bool,
     from studies.report import ReportError, report
 
     try:
-        report(db_path, by, plots_dir, as_json, markdown)
+        report(db_path, by, plots_dir, as_json, markdown, only=only)
     except (RunnerError, ReportError) as exc:
         raise CliError(str(exc)) from None

@@ -74,6 +74,34 @@ def parse_by(by: str) -> list[str]:
     return cols
 
 
+def parse_only(items: Sequence[str]) -> list[tuple[str, Any]]:
+    """``--only K=V1,V2`` filters (``K=A-B`` for a range of whole numbers, e.g. seeds).
+    Returns ``(column, predicate)`` pairs; raises :class:`ReportError` for a bad item."""
+    valid = [*GROUP_COLUMNS, "preset", *INT_RANGES, *CHOICES, "verdict"]
+    out = []
+    for item in items:
+        k, sep, vs = item.partition("=")
+        k = k.strip()
+        if not sep or k not in valid:
+            raise ReportError(f"--only takes COLUMN=V1,V2 with a column of: {', '.join(valid)}; "
+                              f"not {item!r}")
+        wanted: set[str] = set()
+        ranges: list[tuple[int, int]] = []
+        for v in (x.strip() for x in vs.split(",")):
+            a, dash, b = v.partition("-")
+            if dash and a.isdigit() and b.isdigit():
+                ranges.append((int(a), int(b)))
+            else:
+                wanted.add(v)
+
+        def pred(x: Any, wanted=wanted, ranges=ranges) -> bool:
+            if str(x) in wanted or (isinstance(x, float) and f"{x:g}" in wanted):
+                return True
+            return isinstance(x, int) and any(a <= x <= b for a, b in ranges)
+        out.append((k, pred))
+    return out
+
+
 def _sort_key(v: Any) -> tuple:
     return (0, v, "") if isinstance(v, (int, float)) else (1, 0, str(v))
 
@@ -214,9 +242,11 @@ def markdown_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def report(db_path: str, by: str = "players,variant,objective", plots_dir: str | None = None,
-           as_json: bool = False, markdown: bool = False, echo=None) -> dict[str, Any]:
+           as_json: bool = False, markdown: bool = False, echo=None,
+           only: Sequence[str] = ()) -> dict[str, Any]:
     """Print the report of ``db_path`` (rich tables, Markdown or JSON) and draw the plots
-    into ``plots_dir``; returns ``{"groups": [...], "pairs": [...]}``.
+    into ``plots_dir``; ``only``: ``--only`` filters (:func:`parse_only`). Returns
+    ``{"groups": [...], "pairs": [...]}``.
 
     Raises :class:`ReportError` for a bad database, ``--by`` or plots folder.
     """
@@ -224,9 +254,13 @@ def report(db_path: str, by: str = "players,variant,objective", plots_dir: str |
 
     echo = echo or click.echo
     cols = parse_by(by)
+    filters = parse_only(only)
     rows = load_rows(db_path)
     if not rows:
         raise ReportError(f"{db_path}: the study database has no rows yet")
+    rows = [r for r in rows if all(pred(r.get(k)) for k, pred in filters)]
+    if not rows:
+        raise ReportError(f"{db_path}: no rows match --only {' '.join(only)}")
     summaries = [(k, group_summary(g)) for k, g in groups(rows, cols).items()]
     pairs = paired(rows)
     result = {"groups": [{**dict(zip(cols, k)), **s} for k, s in summaries], "pairs": pairs}

@@ -87,6 +87,19 @@ def test_intervals_pairs_and_plots(tmp_path: Path) -> None:
     assert "Paired on the same deals" in md.stdout
 
 
+def test_only_filters_rows(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    make_db(db)
+    r = run("study", "report", "--db", str(db), "--by", "players", "--json",
+            "--only", f"variant={BASE}", "--only", "seed=2-4,9")
+    assert r.exit_code == 0, r.output
+    g = {x["players"]: x for x in json.loads(r.stdout)["groups"]}
+    assert (g[1]["won"], g[1]["unknown"], g[1]["total"]) == (3, 1, 4)
+    assert (g[2]["won"], g[2]["lost"], g[2]["total"]) == (2, 1, 3)
+    r = run("study", "report", "--db", str(db), "--only", "players=7")
+    assert r.exit_code == 2 and "no rows match" in r.stderr
+
+
 def test_bad_input(tmp_path: Path) -> None:
     notes = tmp_path / "notes.db"
     notes.write_text("hello\n")
@@ -97,6 +110,7 @@ def test_bad_input(tmp_path: Path) -> None:
         (["--db", str(notes)], "not an SQLite database"),
         (["--db", str(empty)], "not a study database"),
         (["--db", str(empty), "--by", "colour"], "unknown column 'colour'"),
+        (["--db", str(empty), "--only", "colour=r"], "--only takes COLUMN=V1,V2"),
     ):
         r = run("study", "report", *args)
         assert r.exit_code == 2, r.output
