@@ -317,6 +317,9 @@ def _save(fig, folder: Path, name: str) -> list[str]:
         dest = folder / f"{name}.{ext}"
         fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=f".{ext}", dir=folder)
         os.close(fd)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; plots are ordinary files
         try:
             fig.savefig(tmp, format=ext, dpi=110, bbox_inches="tight",
                         metadata={"Date": None} if ext == "svg" else None)

@@ -29,10 +29,15 @@ RULE_ARGS = [x for r in RULES for x in ("--rules", r)]
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
 
 
+def _default_sigint() -> None:
+    # as a terminal would have it, even when the tests run in the background (SIGINT ignored)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def ascent(*args: str, **kw) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "cli.main", *args], cwd=ROOT, env=ENV,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True, **kw)
+                            start_new_session=True, preexec_fn=_default_sigint, **kw)
 
 
 def reference(players: range, seeds: range) -> dict[tuple[int, int], tuple[str, int | None]]:
@@ -193,6 +198,8 @@ def test_bad_databases_are_refused_untouched(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "table solves has columns key, x" in r.stderr
     r = run("study", "run", "--players", "1", "--deals", "1", "--db", str(tmp_path / "no" / "x.db"))
     assert r.exit_code == 2 and "does not exist" in r.stderr
+    r = run("study", "run", "--players", "1", "--deals", "1", "--db", str(tmp_path))
+    assert r.exit_code == 2 and "is a folder" in r.stderr
     ro = tmp_path / "ro"
     ro.mkdir()
     ro.chmod(0o500)
