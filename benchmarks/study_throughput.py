@@ -42,6 +42,32 @@ def load_average() -> str:
         return "unknown"
 
 
+def noop(task: dict) -> dict:
+    """A task that does nothing: measures the runner's own cost per task (Dask or pool, the
+    SQLite writer)."""
+    return {"verdict": "ok"}
+
+
+def overhead(n: int, backend: str, workers: int) -> dict[str, Any]:
+    """``n`` empty tasks through :func:`studies.runner.run_tasks`: wall time and per task."""
+    import time
+
+    from studies.runner import run_tasks
+
+    walls = []
+    for k in (1, n):  # one task: the start-up; n tasks: start-up + n tasks
+        tasks = [{"key": f"t{i}"} for i in range(k)]
+        with tempfile.TemporaryDirectory() as tmp:
+            t = time.monotonic()
+            run_tasks(noop, tasks, Path(tmp) / "o.db", "t", {"verdict": "TEXT"},
+                      workers=workers, progress=False, backend=backend)
+            walls.append(time.monotonic() - t)
+    return {"backend": backend, "workers": workers, "empty_tasks": n,
+            "startup_s": round(walls[0], 2), "wall_s": round(walls[1], 2),
+            "ms_per_task": round(1000 * (walls[1] - walls[0]) / max(1, n - 1), 2),
+            "load_after": load_average()}
+
+
 def one(grid, backend: str, workers: int) -> dict[str, Any]:
     """Run ``grid`` on ``backend`` with ``workers`` into a fresh database; the figures."""
     from studies.runner import run_tasks
@@ -72,6 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--rules", action="append", default=[], metavar="K=V")
     p.add_argument("--time-limit", type=float, default=5.0)
     p.add_argument("--workers", default="1,2", help="worker counts to try (default 1,2)")
+    p.add_argument("--empty", type=int, default=200,
+                   help="also run this many empty tasks per configuration (runner overhead)")
     p.add_argument("--out", default=None, help="output folder (default: a new folder under "
                                                "benchmarks/results/)")
     args = p.parse_args(argv)
@@ -89,6 +117,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = Path(args.out) if args.out else ROOT / "benchmarks" / "results" / f"throughput-{stamp}"
     out.mkdir(parents=True, exist_ok=bool(args.out))
     runs = []
+    empty = []
+    for w in counts:
+        for backend in ("dask", "processes"):
+            if args.empty > 0:
+                e = overhead(args.empty, backend, w)
+                empty.append(e)
+                print(json.dumps(e), file=sys.stderr, flush=True)
     for w in counts:
         for backend in ("dask", "processes"):
             r = one(grid, backend, w)
@@ -114,8 +149,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         lines.append(f"| {'Dask LocalCluster' if r['backend'] == 'dask' else 'process pool'} | "
                      f"{r['workers']} | {r['deals']} | {r['wall_s']:.1f} | {r['deals_per_min']:.0f} | "
                      f"{r['solve_s']:.1f} | {v} | {r['load_before']} → {r['load_after']} |")
+    if empty:
+        lines += ["", f"Runner overhead: empty tasks (start-up = a run of 1 task; per task = "
+                      f"(run of {args.empty} − run of 1) / {args.empty - 1}):", "",
+                  "| backend | workers | start-up s | ms per task | load avg after |",
+                  "|---|---:|---:|---:|---|"]
+        for e in empty:
+            lines.append(f"| {'Dask LocalCluster' if e['backend'] == 'dask' else 'process pool'} | "
+                         f"{e['workers']} | {e['startup_s']:.2f} | {e['ms_per_task']:.2f} | {e['load_after']} |")
     (out / "throughput.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    (out / "throughput.jsonl").write_text("".join(json.dumps(r) + "\n" for r in runs),
+    (out / "throughput.jsonl").write_text("".join(json.dumps(r) + "\n" for r in runs + empty),
                                           encoding="utf-8")
     print(f"wrote {out / 'throughput.md'}", file=sys.stderr)
     return 0
