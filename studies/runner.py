@@ -2,7 +2,7 @@
 
 API (used by ``ascent study run`` and by the bots' ``ascent simulate``)::
 
-    from studies.runner import run_tasks, Column
+    from studies.runner import RunnerError, Skip, Summary, run_tasks
 
     summary = run_tasks(
         fn,              # a top-level (picklable, importable on the workers) function
@@ -33,12 +33,13 @@ How it runs:
   ``error`` row. An exception raised by ``fn`` is stored as an ``error`` row with its text in
   the ``error`` column (when ``columns`` has one). ``fn`` may raise :class:`Skip` to store
   nothing (e.g. a solve cut short by Ctrl-C).
-* **Ctrl-C** (or SIGTERM). Stops submitting, drops the tasks in flight, shuts the cluster down and returns a
-  :class:`Summary` with ``interrupted=True`` (the command line prints it and exits 130).
+* **Ctrl-C** (or SIGTERM). Stops submitting, drops the tasks in flight, shuts the cluster
+  down and returns a :class:`Summary` with ``interrupted=True`` (the command line prints it
+  and exits 130). The workers of the embedded cluster ignore SIGINT (the caller stops them).
   Rerunning the same command resumes.
 * **Cluster.** By default an embedded ``distributed.LocalCluster`` (one single-threaded worker
-  process per core, its HTTP server on a free port, nothing to start). With ``scheduler=ADDR`` the tasks go to a
-  running cluster, started for example with::
+  process per core, its HTTP server on a free port, nothing to start). With
+  ``scheduler=ADDR`` the tasks go to a running cluster, started for example with::
 
       dask scheduler                        # on the head machine, listens on :8786
       dask worker tcp://HEAD:8786 --nthreads 1 --nworkers -1   # on each machine, one per core
