@@ -437,6 +437,9 @@ def run_tasks(fn: Callable[[dict], dict], tasks: Sequence[dict], db_path: str | 
 
 
 def _raise_interrupt(signum, frame) -> None:
+    # once: a second SIGTERM (``timeout`` sends one to the process and one to its group)
+    # must not cut the clean stop short
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     raise KeyboardInterrupt
 
 
