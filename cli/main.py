@@ -20,6 +20,7 @@ from cli.show import show
 from cli.simulate import simulate
 from cli.solve import solve
 from cli.study import study
+from cli.variants import variants
 
 
 def _version() -> str:
@@ -67,6 +68,7 @@ main.add_command(analyse)
 main.add_command(serve)
 main.add_command(study)
 main.add_command(simulate)
+main.add_command(variants)
 
 
 if __name__ == "__main__":  # pragma: no cover

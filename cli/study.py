@@ -19,7 +19,8 @@ def study() -> None:
 
     \b
     Examples:
-      ascent study run --players 1-2 --deals 20 --rules preset=tiny --db tiny.db --workers 1
+      ascent study run --players 1-2 --deals 10 --rules preset=tiny --db tiny.db --workers 1
+      ascent study report --db tiny.db --by players
     """
 
 
@@ -66,9 +67,8 @@ def run_cmd(players: str, deals: int | None, seeds: str | None, rule_options: tu
 
     \b
     Examples:
-      ascent study run --players 1-2 --deals 20 --rules preset=tiny --db tiny.db --workers 1
-      ascent study run --players 1-2 --deals 20 --rules preset=tiny --vary rulings --each \\
-          --db tiny.db --workers 1
+      ascent study run --players 1-2 --deals 10 --rules preset=tiny --db tiny.db --workers 1
+      ascent study run --players 1-2 --deals 3 --rules preset=tiny --vary rulings --each --db tiny.db
     """
     from studies.study import build_grid, run_study
 
@@ -89,3 +89,33 @@ def run_cmd(players: str, deals: int | None, seeds: str | None, rule_options: tu
         click.echo(summary.text(), err=True)
     if summary.interrupted:
         sys.exit(EXIT_INTERRUPTED)
+@study.command("report")
+@click.option("--db", "db_path", required=True, metavar="FILE", help="Study database.")
+@click.option("--by", default="players,variant,objective", show_default=True,
+              metavar="COLS", help="Group rows by these columns (players, variant, objective, "
+                                   "time_limit, solver_version, or a rule option such as hand_size).")
+@click.option("--plots", "plots_dir", default=None, metavar="DIR",
+              help="Also draw the plots (PNG and SVG) into DIR (created if missing).")
+@click.option("--json", "as_json", is_flag=True,
+              help='JSON: {"groups": [one object per group], "pairs": [...]}.')
+@click.option("--markdown", is_flag=True, help="Markdown tables instead of terminal tables.")
+@click.option("--only", multiple=True, metavar="COLUMN=V1,V2",
+              help="Keep only rows whose COLUMN is one of the values (A-B: a range of whole "
+                   "numbers), e.g. --only objective=none --only seed=1-200 (repeatable).")
+def report_cmd(db_path: str, by: str, plots_dir: str | None, as_json: bool,
+               markdown: bool, only: tuple[str, ...]) -> None:
+    """Tables per group: share won with its 95 % Wilson interval (unknowns counted both
+    ways), unknown share, median and p95 seconds, cards out of the game; rule sets compared
+    paired on the same deals; optional plots.
+
+    \b
+    Examples:
+      ascent study report --db tiny.db --plots tiny-plots
+      ascent study report --db tiny.db --by players --json
+    """
+    from studies.report import ReportError, report
+
+    try:
+        report(db_path, by, plots_dir, as_json, markdown, only=only)
+    except (RunnerError, ReportError) as exc:
+        raise CliError(str(exc)) from None

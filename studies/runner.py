@@ -2,7 +2,7 @@
 
 API (used by ``ascent study run`` and by the bots' ``ascent simulate``)::
 
-    from studies.runner import run_tasks, Column
+    from studies.runner import RunnerError, Skip, Summary, run_tasks
 
     summary = run_tasks(
         fn,              # a top-level (picklable, importable on the workers) function
@@ -33,15 +33,16 @@ How it runs:
   ``error`` row. An exception raised by ``fn`` is stored as an ``error`` row with its text in
   the ``error`` column (when ``columns`` has one). ``fn`` may raise :class:`Skip` to store
   nothing (e.g. a solve cut short by Ctrl-C).
-* **Ctrl-C.** Stops submitting, drops the tasks in flight, shuts the cluster down and returns a
-  :class:`Summary` with ``interrupted=True`` (the command line prints it and exits 130).
+* **Ctrl-C** (or SIGTERM). Stops submitting, drops the tasks in flight, shuts the cluster
+  down and returns a :class:`Summary` with ``interrupted=True`` (the command line prints it
+  and exits 130). The workers of the embedded cluster ignore SIGINT (the caller stops them).
   Rerunning the same command resumes.
 * **Cluster.** By default an embedded ``distributed.LocalCluster`` (one single-threaded worker
-  process per core, no dashboard, nothing to start). With ``scheduler=ADDR`` the tasks go to a
-  running cluster, started for example with::
+  process per core, its HTTP server on a free port, nothing to start). With
+  ``scheduler=ADDR`` the tasks go to a running cluster, started for example with::
 
       dask scheduler                        # on the head machine, listens on :8786
-      dask worker tcp://HEAD:8786 --nthreads 1 --nworkers auto   # on each machine
+      dask worker tcp://HEAD:8786 --nthreads 1 --nworkers -1   # on each machine, one per core
 
   The workers must be able to import ``fn``'s module (install the project on every machine:
   ``pip install -e .``). The database stays on the machine that runs the command.
@@ -59,6 +60,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
 import sqlite3
 import sys
 import time
@@ -334,7 +336,7 @@ def _local_cluster(workers: int | None):
     old = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=logging.CRITICAL,
+                               dashboard_address=":0", silence_logs=logging.CRITICAL,
                                scheduler_port=0)
         client = Client(cluster)
         from studies.dask_plugins import IgnoreSigint
@@ -411,6 +413,7 @@ def run_tasks(fn: Callable[[dict], dict], tasks: Sequence[dict], db_path: str | 
     con = connect(db_path)
     summary = Summary(total=len(tasks))
     start = time.monotonic()
+    old_term = _term_as_interrupt()
     try:
         ensure_table(con, table, columns, str(db_path))
         done = stored_keys(con, table, outcome, exclude=("error",))
@@ -428,7 +431,27 @@ def run_tasks(fn: Callable[[dict], dict], tasks: Sequence[dict], db_path: str | 
     finally:
         con.close()
         summary.seconds = time.monotonic() - start
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
     return summary
+
+
+def _raise_interrupt(signum, frame) -> None:
+    # once: a second SIGTERM (``timeout`` sends one to the process and one to its group)
+    # must not cut the clean stop short
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+def _term_as_interrupt():
+    """In the main thread, make SIGTERM stop the run like Ctrl-C (a clean stop with a
+    summary; also for a run started in the background, where SIGINT is ignored). Returns the
+    old handler, or ``None`` when nothing was changed."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _raise_interrupt)
 
 
 def _handle(con, table, columns, outcome, task, res, summary, bar) -> None:

@@ -197,12 +197,13 @@ class Grid:
         return len(self.seeds) * len(self.players) * len(self.rules) * len(self.objectives)
 
     def tasks(self) -> list[dict[str, Any]]:
-        """One task per grid point (rule set, then players, then seed: the paired variants
-        of one deal come close together)."""
+        """One task per grid point, seed by seed (then players, objective, rule set): the
+        paired rule sets of one deal run close together, and a run stopped early covers every
+        player count and rule set on its first seeds."""
         out = []
-        for objective in self.objectives:
+        for seed in self.seeds:
             for players in self.players:
-                for seed in self.seeds:
+                for objective in self.objectives:
                     for rules in self.rules:
                         rj = rules_json(rules)
                         point = f"seed={seed}|players={players}|rules={rj}|objective={objective}"

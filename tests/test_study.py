@@ -29,10 +29,15 @@ RULE_ARGS = [x for r in RULES for x in ("--rules", r)]
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
 
 
+def _default_sigint() -> None:
+    # as a terminal would have it, even when the tests run in the background (SIGINT ignored)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def ascent(*args: str, **kw) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "cli.main", *args], cwd=ROOT, env=ENV,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True, **kw)
+                            start_new_session=True, preexec_fn=_default_sigint, **kw)
 
 
 def reference(players: range, seeds: range) -> dict[tuple[int, int], tuple[str, int | None]]:
@@ -193,6 +198,8 @@ def test_bad_databases_are_refused_untouched(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "table solves has columns key, x" in r.stderr
     r = run("study", "run", "--players", "1", "--deals", "1", "--db", str(tmp_path / "no" / "x.db"))
     assert r.exit_code == 2 and "does not exist" in r.stderr
+    r = run("study", "run", "--players", "1", "--deals", "1", "--db", str(tmp_path))
+    assert r.exit_code == 2 and "is a folder" in r.stderr
     ro = tmp_path / "ro"
     ro.mkdir()
     ro.chmod(0o500)
@@ -213,3 +220,28 @@ def test_unreachable_scheduler_is_one_line_exit_2(tmp_path: Path) -> None:
             "--scheduler", f"tcp://127.0.0.1:{port}")
     assert r.exit_code == 2 and "cannot reach the Dask scheduler" in r.stderr
     assert not (tmp_path / "x.db").exists()
+
+
+def test_retry_unknown_replaces_unknowns_at_the_new_limit(tmp_path: Path) -> None:
+    from studies.runner import run_tasks
+    from studies.study import COLUMNS, TABLE, build_grid, plan_run, solve_task
+
+    db = tmp_path / "r.db"
+    old = build_grid("1", "1-3", rules=RULES, time_limit=20.0)
+    run_tasks(solve_task, old.tasks(), db, TABLE, COLUMNS, progress=False, backend="processes",
+              workers=1)
+    with sqlite3.connect(db) as con:  # pretend seed 1 ran out of time and seed 2 crashed
+        con.execute("UPDATE solves SET verdict = 'unknown' WHERE seed = 1")
+        con.execute("UPDATE solves SET verdict = 'error', error = 'boom' WHERE seed = 2")
+    new = build_grid("1", "1-3", rules=RULES, time_limit=30.0)
+    kept = plan_run(db, new)
+    assert [t["seed"] for t in kept.todo] == [2] and kept.unknown_kept == 1
+    retry = plan_run(db, new, retry_unknown=True)
+    assert [t["seed"] for t in retry.todo] == [1, 2] and retry.retried == 1
+    run_tasks(solve_task, retry.todo, db, TABLE, COLUMNS, progress=False, backend="processes",
+              workers=1)
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT seed, verdict, time_limit FROM solves ORDER BY seed").fetchall()
+    ref = reference(range(1, 2), range(1, 4))
+    assert rows == [(1, ref[(1, 1)][0], 30.0), (2, ref[(1, 2)][0], 30.0), (3, ref[(1, 3)][0], 20.0)]
+    assert plan_run(db, new, retry_unknown=True).todo == []

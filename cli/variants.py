@@ -1,0 +1,131 @@
+"""``ascent variants``: one deal or position under every combination of rule options, side by
+side, and the first move where two rulings part (:mod:`studies.variants`)."""
+
+from __future__ import annotations
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from cli.common import CliError, console, load_source, render_game
+from model.records import dumps
+from model.rules import CHOICES, RuleSet
+from solver.result import OBJECTIVES
+
+
+def _start(path, seed, deal_file, players, rule_options, players_given):
+    from studies.variants import Start
+
+    given = [x for x in (path, seed, deal_file) if x is not None]
+    if len(given) != 1:
+        raise CliError("give exactly one of --seed N, --deal FILE and a POSITION or PLAN file")
+    if seed is not None:
+        src = load_source(None, seed=seed, players=players, rule_options=rule_options)
+        deal = src.plan.deal
+        return Start(f"seed {seed}", seed=seed, players=players), deal.rules
+    if players_given:
+        raise CliError("--players applies to --seed; a file has its own players")
+    src = load_source(deal_file if deal_file is not None else path, rule_options=rule_options)
+    if src.kind == "position":
+        return Start(src.name, position=src.position), src.position.rules
+    plan = src.plan
+    if deal_file is not None and plan.moves:
+        raise CliError(f"{src.name}: --deal takes a deal; give a plan as POSITION to start "
+                       "after its moves")
+    if plan.deal is not None:
+        return Start(src.name, deal=plan.deal, moves=list(plan.moves)), plan.deal.rules
+    return Start(src.name, position=plan.position, moves=list(plan.moves)), plan.position.rules
+
+
+@click.command()
+@click.argument("position", required=False, metavar="[POSITION]")
+@click.option("--seed", type=int, default=None, metavar="N", help="Deal number N.")
+@click.option("--deal", "deal_file", default=None, metavar="FILE",
+              help="A deal file (typed-in deal or record); - is standard input.")
+@click.option("--players", type=int, default=1, show_default=True, metavar="P",
+              help="Players (1-5) with --seed.")
+@click.option("--rules", "rule_options", multiple=True, metavar="K=V",
+              help="Base rule option (repeatable), for --seed and typed-in deals.")
+@click.option("--objective", type=click.Choice(OBJECTIVES), default="none", show_default=True,
+              help="none: any win; waste: fewest cards out; turns: fewest moves.")
+@click.option("--vary", multiple=True, metavar="OPTION[=V1,V2]",
+              help="Ruling option to vary (repeatable; default: all of "
+                   f"{', '.join(CHOICES)}; dealing only with --seed).")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True, max=1e9), default=10.0,
+              show_default=True, metavar="S", help="Seconds per solve (unknown when it runs out).")
+@click.option("--memory-limit", type=click.IntRange(min=16), default=2048, show_default=True,
+              metavar="MB", help="Transposition table cap per solve.")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"start", "objective", "rows": [...], "partings": [...]}.')
+def variants(position: str | None, seed: int | None, deal_file: str | None, players: int,
+             rule_options: tuple[str, ...], objective: str, vary: tuple[str, ...],
+             time_limit: float, memory_limit: int, as_json: bool) -> None:
+    """Solve one deal (or a POSITION, or the position after a PLAN's moves) under every
+    combination of rule options: one row each, rows that differ from the base rules marked,
+    and for each differing row the first position where the engine's legal moves under the
+    two rule sets differ, along the better answer's line.
+
+    \b
+    Examples:
+      ascent variants --seed 1 --players 2 --vary bridge_replace_cost
+      ascent variants --seed 11 --rules preset=tiny --rules rows=2 --rules values=3 --rules hand_size=2
+      ascent deal --seed 3 --players 2 > d.txt && ascent variants --deal d.txt --vary bridge_replace_cost --json
+    """
+    from studies.variants import parse_vary_options, parting, partings_for, run_variants
+
+    if time_limit != time_limit:
+        raise CliError("--time-limit must be a number of seconds, not nan")
+    ctx = click.get_current_context()
+    players_given = ctx.get_parameter_source("players") != click.core.ParameterSource.DEFAULT
+    start, base = _start(position, seed, deal_file, players, rule_options, players_given)
+    vary_opts = parse_vary_options(vary, start, base)
+    rows = run_variants(start, base, vary_opts, objective, time_limit, memory_limit)
+    partings = [parting(start, rows[0], r) for r in partings_for(rows)]
+    if as_json:
+        click.echo(dumps({"start": start.name, "objective": objective,
+                          "base_rules": base.describe(), "varied": list(vary_opts),
+                          "rows": [r.to_json() for r in rows],
+                          "partings": [p.to_json() for p in partings]}))
+        return
+    out = console()
+    t = Table(title=f"{start.name}: {base.describe()}, objective {objective}, "
+                    f"{time_limit:g} s per solve", title_justify="left")
+    for k in vary_opts:
+        t.add_column(k.replace("_", "\n"))
+    for h in ("verdict", "value" if objective != "none" else None, "turns", "cards out",
+              "seconds", "differs"):
+        if h:
+            t.add_column(h, justify="right" if h not in ("verdict", "differs") else "left")
+    for r in rows:
+        verdict = r.verdict if r.error is None else f"error: {r.error}"
+        if r.verdict == "win" and objective != "none" and not r.optimal:
+            verdict += " (best found)"
+        cells = [r.options[k] + (" (base)" if r.base and k == next(iter(vary_opts)) else "")
+                 for k in vary_opts]
+        cells += [verdict] + ([str(r.value) if r.value is not None else "-"] if objective != "none" else [])
+        cells += [str(r.turns) if r.turns is not None else "-",
+                  str(r.cards_out) if r.cards_out is not None else "-", f"{r.seconds:.2f}",
+                  "≠ base" if r.differs else ""]
+        t.add_row(*cells, style="bold" if r.differs else None)
+    out.print(t)
+    if not partings:
+        out.print("Every rule set gives the base's answer." if len(rows) > 1 else "")
+    for p in partings:
+        changed = [k for k in p.a if p.a[k] != p.b.get(k)]
+        a = " ".join(f"{k}={p.a[k]}" for k in changed)
+        b = " ".join(f"{k}={p.b[k]}" for k in changed)
+        out.print(Text(f"\nWhere {a} and {b} part:", style="bold"))
+        if p.step is None:
+            out.print(p.note)
+            continue
+        g = p.game
+        line = f"after {p.step} move(s) of the line found under {a}"
+        if p.line_move is not None:
+            mark = " (legal under this rule set only)" if p.line_move_only_a else ""
+            line += f"; its next move: {g.move_text(p.line_move)}{mark}"
+        out.print(line, highlight=False)
+        for label, ms in ((a, p.only_a), (b, p.only_b)):
+            shown = ", ".join(g.move_text(m) for m in ms[:8])
+            more = f" … and {len(ms) - 8} more" if len(ms) > 8 else ""
+            out.print(f"  legal only under {label}: {shown or 'none'}{more}", highlight=False)
+        out.print(render_game(g, title=f"Position after {p.step} move(s)"))

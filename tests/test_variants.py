@@ -1,0 +1,115 @@
+"""``ascent variants``: a typed-in deal on which R8's reading (bridge_replace_cost) decides the
+verdict shows both answers and the move where the rulings part (checked with the rules
+engine); the same from a mid-game position; every combination for a seed; bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from model.game import Game
+from model.records import parse_deal_text
+from solver import solve
+
+# 1 player on a 2-row mountain: 2g onto the Bridge between 2r and 3r costs
+# max(|2-2|, |2-3|) = 1 discard under R8 "max", and |2-2| = 0 under "left".
+DEAL = """rules: preset=tiny rows=2 values=3 hand_size=2
+P1: 1r 2r 1r 3r 2r B 3r 2g 3g 1g S 2g Cr 1g 3g Cg
+"""
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def variants_json(*args: str) -> dict:
+    r = run("variants", *args, "--json")
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+def test_bridge_replace_cost_decides_this_deal(tmp_path: Path) -> None:
+    path = tmp_path / "deal.txt"
+    path.write_text(DEAL)
+    data = variants_json("--deal", str(path), "--vary", "bridge_replace_cost")
+    rows = data["rows"]
+    assert [r["options"] for r in rows] == [{"bridge_replace_cost": "max"},
+                                            {"bridge_replace_cost": "left"}]
+    deal = parse_deal_text(DEAL)
+    want = [solve(deal, "none").verdict,
+            solve(parse_deal_text(DEAL.replace("hand_size=2", "hand_size=2 bridge_replace_cost=left")), "none").verdict]
+    assert [r["verdict"] for r in rows] == want == ["loss", "win"]
+    assert rows[0]["base"] and not rows[0]["differs"] and rows[1]["differs"]
+    (p,) = data["partings"]
+    assert p["a"] == {"bridge_replace_cost": "left"} and p["line_move_only_under_a"]
+    # the engine agrees: at the parting position the line's move is legal under "left" only
+    pos = p["position"]
+    from model.records import position_from_data
+
+    g_left = position_from_data(pos)
+    assert g_left.rules.bridge_replace_cost == "left"
+    g_max = Game.from_parts(deal.rules, g_left.mountain, g_left.hands, g_left.decks,
+                            g_left.to_move, g_left.out, g_left.turn)
+    legal_left = {g_left.move_text(m) for m in g_left.legal_moves()}
+    legal_max = {g_max.move_text(m) for m in g_max.legal_moves()}
+    assert p["line_move"] in legal_left and p["line_move"] not in legal_max
+    assert set(p["only_a"]) == legal_left - legal_max and set(p["only_b"]) == legal_max - legal_left
+    assert "onto the Bridge" in p["line_move"]
+    # and the terminal table marks the differing row and names the parting
+    r = run("variants", "--deal", str(path), "--vary", "bridge_replace_cost")
+    assert r.exit_code == 0, r.output
+    assert "≠ base" in r.stdout and "Where bridge_replace_cost=left and bridge_replace_cost=max part" in r.stdout
+
+
+def test_from_a_mid_game_position(tmp_path: Path) -> None:
+    deal = parse_deal_text(DEAL)
+    left = parse_deal_text(DEAL.replace("hand_size=2", "hand_size=2 bridge_replace_cost=left"))
+    win = solve(left, "none")
+    assert win.verdict == "win"
+    game = Game(deal)  # the first two moves of the winning line are legal under both readings
+    for mv in win.continuation[:2]:
+        game.push(mv)
+    pos = tmp_path / "pos.json"
+    pos.write_text(json.dumps({"position": game.to_position()}))
+    data = variants_json(str(pos), "--vary", "bridge_replace_cost=max,left")
+    verdicts = [r["verdict"] for r in data["rows"]]
+    assert verdicts == [solve(game, "none").verdict, solve(Game.from_parts(
+        left.rules, game.mountain, game.hands, game.decks, game.to_move, game.out, game.turn),
+        "none").verdict] == ["loss", "win"]
+    assert data["partings"][0]["step"] is not None
+
+
+def test_every_ruling_combination_for_a_seed() -> None:
+    data = variants_json("--seed", "11", "--rules", "preset=tiny", "--rules", "rows=2",
+                         "--rules", "values=3", "--rules", "hand_size=2")
+    rows = data["rows"]
+    assert len(rows) == 16 and rows[0]["base"]
+    assert data["varied"] == ["bridge_neighbour", "bridge_replace_cost", "campfire_move_cost", "dealing"]
+    assert len({json.dumps(r["options"], sort_keys=True) for r in rows}) == 16
+    assert any(r["differs"] for r in rows)
+    for r in rows:
+        assert r["differs"] == ((r["verdict"], r["value"]) != (rows[0]["verdict"], rows[0]["value"]))
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--seed", "1", "--vary", "colour"], "unknown ruling option 'colour'"),
+    (["--seed", "1", "--vary", "dealing=sideways"], "unknown value 'sideways'"),
+    (["--seed", "1", "--deal", "x.txt"], "exactly one of"),
+    ([], "exactly one of"),
+])
+def test_bad_input_is_one_line_exit_2(args: list[str], needle: str) -> None:
+    r = run("variants", *args)
+    assert r.exit_code == 2 and needle in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_dealing_cannot_vary_for_a_deal_file(tmp_path: Path) -> None:
+    path = tmp_path / "deal.txt"
+    path.write_text(DEAL)
+    r = run("variants", "--deal", str(path), "--vary", "dealing")
+    assert r.exit_code == 2 and "re-deal" in r.stderr
+    r = run("variants", "--deal", str(path), "--players", "2")
+    assert r.exit_code == 2 and "--players applies to --seed" in r.stderr
