@@ -9,7 +9,7 @@ from rich.text import Text
 
 from cli.common import CliError, console, load_source, render_game
 from model.records import dumps
-from model.rules import CHOICES, RuleSet
+from model.rules import MOVE_RULINGS, RuleSet
 from solver.result import OBJECTIVES
 
 
@@ -50,7 +50,8 @@ def _start(path, seed, deal_file, players, rule_options, players_given):
               help="none: any win; waste: fewest cards out; turns: fewest moves.")
 @click.option("--vary", multiple=True, metavar="OPTION[=V1,V2]",
               help="Ruling option to vary (repeatable; default: all of "
-                   f"{', '.join(CHOICES)}; dealing only with --seed).")
+                   f"{', '.join(MOVE_RULINGS)}; dealing only with --seed; the Goats options "
+                   "and discards_seen when named).")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True, max=1e9), default=10.0,
               show_default=True, metavar="S", help="Seconds per solve (unknown when it runs out).")
 @click.option("--memory-limit", type=click.IntRange(min=16), default=2048, show_default=True,

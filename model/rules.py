@@ -84,6 +84,11 @@ GOAT_CHOICES: dict[str, tuple[str, ...]] = {
 #: names up in.
 ALL_CHOICES: dict[str, tuple[str, ...]] = {**CHOICES, **GOAT_CHOICES}
 
+#: The base options that change which moves are legal or what they cost (R5–R13): what a
+#: study or ``ascent variants`` varies by default. ``discards_seen`` (V1) is left out: it
+#: changes only what a silent player sees, never the open-hand answer.
+MOVE_RULINGS: tuple[str, ...] = tuple(k for k in CHOICES if k != "discards_seen")
+
 #: Integer parameters (geometry and deck composition) with their allowed ranges.
 INT_RANGES: dict[str, tuple[int, int]] = {
     "rows": (2, 8),

@@ -24,7 +24,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from model.rules import CHOICES, INT_RANGES
+from model.rules import ALL_CHOICES, INT_RANGES
 from studies.stats import percentile, wilson_unknown
 
 GROUP_COLUMNS = ("players", "variant", "objective", "time_limit", "solver_version", "seed")
@@ -67,7 +67,7 @@ def load_rows(db_path: str | os.PathLike) -> list[dict[str, Any]]:
 def parse_by(by: str) -> list[str]:
     """The ``--by`` columns; raises :class:`ReportError` for an unknown one."""
     cols = [c.strip() for c in by.split(",") if c.strip()]
-    valid = [*GROUP_COLUMNS, "preset", *INT_RANGES, *CHOICES]
+    valid = [*GROUP_COLUMNS, "preset", *INT_RANGES, *ALL_CHOICES]
     for c in cols:
         if c not in valid:
             raise ReportError(f"--by: unknown column {c!r}; valid: {', '.join(valid)}")
@@ -77,7 +77,7 @@ def parse_by(by: str) -> list[str]:
 def parse_only(items: Sequence[str]) -> list[tuple[str, Any]]:
     """``--only K=V1,V2`` filters (``K=A-B`` for a range of whole numbers, e.g. seeds).
     Returns ``(column, predicate)`` pairs; raises :class:`ReportError` for a bad item."""
-    valid = [*GROUP_COLUMNS, "preset", *INT_RANGES, *CHOICES, "verdict"]
+    valid = [*GROUP_COLUMNS, "preset", *INT_RANGES, *ALL_CHOICES, "verdict"]
     out = []
     for item in items:
         k, sep, vs = item.partition("=")

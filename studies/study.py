@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from model.errors import RuleOptionError
-from model.rules import CHOICES, INT_RANGES, RuleSet
+from model.rules import ALL_CHOICES, INT_RANGES, MOVE_RULINGS, RuleSet
 from studies.runner import RunnerError, Skip, connect, ensure_table, run_tasks
 
 TABLE = "solves"
@@ -65,7 +65,7 @@ COLUMNS: dict[str, str] = {
     "error": "TEXT",
 }
 
-RULINGS = tuple(CHOICES)  # the options that change a ruling (docs/rules.md, section 3)
+RULINGS = MOVE_RULINGS  # the options that change a move's legality or cost (docs/rules.md, section 3)
 
 
 class StudyError(RunnerError):
@@ -104,19 +104,19 @@ def parse_vary(items: Iterable[str]) -> dict[str, list[str]]:
     for item in items:
         item = item.strip()
         if item == "rulings":
-            pairs = [(k, list(v)) for k, v in CHOICES.items()]
+            pairs = [(k, list(ALL_CHOICES[k])) for k in RULINGS]
         elif "=" in item:
             k, vs = item.split("=", 1)
             pairs = [(k.strip(), [v.strip() for v in vs.split(",") if v.strip()])]
         else:
-            if item not in CHOICES:
+            if item not in ALL_CHOICES:
                 raise StudyError(f"--vary {item}: give values (OPTION=V1,V2) for an option "
-                                 f"that is not a ruling; rulings: {', '.join(CHOICES)}")
-            pairs = [(item, list(CHOICES[item]))]
+                                 f"that is not a ruling; rulings: {', '.join(ALL_CHOICES)}")
+            pairs = [(item, list(ALL_CHOICES[item]))]
         for k, vs in pairs:
-            if k not in CHOICES and k not in INT_RANGES:
+            if k not in ALL_CHOICES and k not in INT_RANGES:
                 raise StudyError(f"--vary: unknown rule option {k!r}; valid options: "
-                                 f"{', '.join([*INT_RANGES, *CHOICES])}")
+                                 f"{', '.join([*INT_RANGES, *ALL_CHOICES])}")
             if k in out:
                 raise StudyError(f"--vary: option {k} given twice")
             if not vs:

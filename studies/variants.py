@@ -30,7 +30,7 @@ from model.errors import AscentError, IllegalMoveError
 from model.game import Game
 from model.moves import Move
 from model.records import Plan
-from model.rules import CHOICES, RuleSet
+from model.rules import ALL_CHOICES, MOVE_RULINGS, RuleSet
 
 #: Ruling options that keep the cards of a deal file or position (``dealing`` re-deals).
 SAME_CARDS = ("bridge_neighbour", "bridge_replace_cost", "campfire_move_cost")
@@ -54,8 +54,15 @@ class Start:
     moves: list[Move] = field(default_factory=list)
 
     def allowed(self) -> tuple[str, ...]:
-        """The options that may vary for this start."""
-        return tuple(CHOICES) if self.seed is not None else SAME_CARDS
+        """The ruling options varied by default for this start (``dealing`` re-deals the
+        cards, so it varies with a seed only); the Goats module's options and
+        ``discards_seen`` vary only when named."""
+        return MOVE_RULINGS if self.seed is not None else SAME_CARDS
+
+    def may_vary(self, option: str) -> bool:
+        """Whether ``option`` may vary for this start (every named option but ``dealing``
+        for a deal file or a position)."""
+        return option in ALL_CHOICES and (self.seed is not None or option != "dealing")
 
     def under(self, rules: RuleSet) -> Deal | Game:
         """The start under ``rules`` (a :class:`Deal`, or a :class:`Game` after the plan's
@@ -144,21 +151,21 @@ def parse_vary_options(items: Sequence[str], start: Start, base: RuleSet) -> dic
     one that cannot vary for this start (``dealing`` for a deal file or position)."""
     allowed = start.allowed()
     if not items:
-        return {k: list(CHOICES[k]) for k in allowed}
+        return {k: list(ALL_CHOICES[k]) for k in allowed}
     out: dict[str, list[str]] = {}
     for item in items:
         k, _, vs = item.partition("=")
         k = k.strip()
-        if k not in CHOICES:
-            raise VariantsError(f"--vary: unknown ruling option {k!r}; valid: {', '.join(CHOICES)}")
-        if k not in allowed:
+        if k not in ALL_CHOICES:
+            raise VariantsError(f"--vary: unknown ruling option {k!r}; valid: {', '.join(ALL_CHOICES)}")
+        if not start.may_vary(k):
             raise VariantsError(f"--vary {k}: {start.name} has its own decks; {k} would re-deal "
                                 "the cards (it varies with --seed only)")
-        values = [v.strip() for v in vs.split(",") if v.strip()] if vs else list(CHOICES[k])
+        values = [v.strip() for v in vs.split(",") if v.strip()] if vs else list(ALL_CHOICES[k])
         for v in values:
-            if v not in CHOICES[k]:
+            if v not in ALL_CHOICES[k]:
                 raise VariantsError(f"--vary: unknown value {v!r} for rule option {k}; valid "
-                                    f"values: {', '.join(CHOICES[k])}")
+                                    f"values: {', '.join(ALL_CHOICES[k])}")
         if k in out:
             raise VariantsError(f"--vary: option {k} given twice")
         out[k] = list(dict.fromkeys(values))
