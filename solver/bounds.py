@@ -5,7 +5,8 @@ the Ascent cards of value ≥ h still to play plus the Campfires cannot fill the
 and Bridges of rows ≥ h (R4: each such card fills at most one of them); (c) the cards left
 cannot cover the empty slots and the Bridges to replace, in all and (2–5 players, R12) for
 each player's turns; (d) the objective's lower bound exceeds the budget (turns: one move per
-slot still to fill; waste: every Bridge on the mountain, and solo the deck prefix that must
+slot still to fill, and 2–5 players the turn order, see
+:meth:`solver.windows.PlayerWindows.players_turns_bound`; waste: every Bridge on the mountain, and solo the deck prefix that must
 be drawn, see :meth:`Bounds.waste_lower_bound`; 2–5 players each player's own deck window,
 see :meth:`solver.windows.PlayerWindows.players_window_bound`). Every bound is a cost *to go*, so it holds
 from any start position.
@@ -48,6 +49,10 @@ class Bounds(PlayerWindows, State):
         if self.objective == "turns" and need_total + 1 > budget:
             self.pruned["objective"] += 1
             return True
+        if (self.objective == "turns" and self.P > 1 and self.sw.window_players
+                and budget < INF and self.players_turns_bound(budget) > budget):
+            self.pruned["objective"] += 1
+            return True
         # height bound: the cards that can fill rows >= h must cover their empty slots and
         # Bridges (each card fills at most one)
         rows, rowlen = self.rows, self.rowlen
@@ -65,7 +70,7 @@ class Bounds(PlayerWindows, State):
             if have < need:
                 self.pruned["height"] += 1
                 return True
-        if self.objective == "waste" and self.waste_lower_bound(budget) > budget:
+        if self.objective == "waste" and budget < INF and self.waste_lower_bound(budget) > budget:
             self.pruned["objective"] += 1
             return True
         return False
@@ -148,6 +153,8 @@ class Bounds(PlayerWindows, State):
         lb = max(lb, self.__dict__.get("proven_lb", 0))  # budgets that failed (frontier)
         if self.objective == "turns":
             lb = max(lb, self._slots_below_peak - self.filled + self.n_bridges + 1)
+            if self.P > 1 and self.sw.window_players:
+                lb = max(lb, self.players_turns_bound())
         if self.objective == "waste":
             lb = max(lb, self.waste_lower_bound())
         return lb

@@ -174,3 +174,42 @@ class PlayerWindows:
                     best = lb
             e += 1
         return best
+
+    def players_turns_bound(self, budget: int = INF) -> int:
+        """A lower bound on the moves still to play (``INF``: no win), 2–5 players: the
+        smallest ``n = N0 + e`` (see the module docstring) such that every player has at
+        least ``t_q(n)`` cards left (each move takes one out of the mover's hand, R11), at
+        least ``t_q(n) − e`` cards left that are not dead (its placements), and the player
+        of the last move holds or will draw a Summit (R10). Stops above ``budget``."""
+        P = self.P
+        S = self._slots_total - self.filled
+        nb = self.n_bridges
+        N0 = S + nb
+        flags = self.dead_flags()
+        cm = self.canon_map(flags)
+        usable = self._pw_usable(flags)
+        nxt_all, _ = self._pw_static()
+        hands, decks, ptrs = self.hands, self.decks, self.ptr
+        summit = self.t.summit
+        to_move = self.to_move
+        left, live, has_summit = [], [], []
+        for q in range(P):
+            hand = hands[q]
+            left.append(len(hand) + len(decks[q]) - ptrs[q])
+            pos, before = usable[q]
+            live.append(sum(1 for c in hand if cm[c] == c) + len(pos) - before[ptrs[q]])
+            has_summit.append(summit in hand or nxt_all[q][ptrs[q]] < INF)
+        n = N0
+        while n <= self.n_remaining and n <= budget:
+            e = n - N0
+            if has_summit[(to_move + n - 1) % P]:
+                ok = True
+                for q in range(P):
+                    t = (n - (q - to_move) % P + P - 1) // P
+                    if t > left[q] or t - e > live[q]:
+                        ok = False
+                        break
+                if ok:
+                    return n
+            n += 1
+        return INF if budget >= INF else budget + 1

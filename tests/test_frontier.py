@@ -64,6 +64,33 @@ def test_waste_bounds_never_exceed_the_reference_optimum(deal: Deal, steps: int,
         assert lb >= 0 and pw >= -1  # any bound is sound for a loss
 
 
+@FAST
+@given(deal=tiny_games(players=st.integers(2, 3)), steps=st.integers(0, 8),
+       seed=st.integers(0, 2**16))
+def test_turns_bound_never_exceeds_the_reference_optimum(deal: Deal, steps: int, seed: int) -> None:
+    game = random_position(deal, random.Random(seed), steps)
+    if game.is_over():
+        return
+    verdict, value = reference_solve(game, "turns")
+    s = Search(game, "turns", Switches(), None, None)
+    lb = s.players_turns_bound()
+    root = s.root_bound()
+    if verdict == "win":
+        assert max(lb, root) <= value, (lb, root, value, deal.seed, deal.players,
+                                        deal.rules.to_dict(), steps, seed)
+
+
+def test_turns_bound_is_above_45_on_some_real_deals() -> None:
+    """The turn order alone (the Summit's player) proves more than one move per slot."""
+    above = [seed for seed in range(1, 11)
+             if Search(Deal.from_seed(seed, 5, RuleSet()), "turns", Switches(), None, None)
+             .root_bound() > 45]
+    off = [seed for seed in range(1, 11)
+           if Search(Deal.from_seed(seed, 5, RuleSet()), "turns", Switches(window_players=False),
+                     None, None).root_bound() > 45]
+    assert above and not off
+
+
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_window_bound_holds_along_a_real_size_win(players: int) -> None:
     from solver.beam import heuristic_win
@@ -83,11 +110,13 @@ def test_window_bound_holds_along_a_real_size_win(players: int) -> None:
     total = len(end.out)
     game = Game(deal)
     checked = 0
+    turns = len(moves)
     for i, mv in enumerate(moves):
         if i % 4 == 0:
             s = Search(game.copy(), "waste", Switches(), None, None)
             lb = s.players_window_bound()
             assert lb <= total - len(game.out), (i, lb, total - len(game.out))
+            assert s.players_turns_bound() <= turns - i
             checked += 1
         game.push(mv)
     assert checked >= 10
