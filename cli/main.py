@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import click
 
+from cli.analyse import analyse
 from cli.common import AscentGroup
 from cli.deal import deal
+from cli.hint import hint
 from cli.legal import legal
 from cli.replay import replay
 from cli.show import show
@@ -54,6 +56,8 @@ main.add_command(show)
 main.add_command(legal)
 main.add_command(replay)
 main.add_command(solve)
+main.add_command(hint)
+main.add_command(analyse)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,26 +9,31 @@ from typing import Any
 import click
 from rich.text import Text
 
-from cli.common import CliError, console, load_source, render_game
+from cli.common import CliError, console, render_game
+from cli.start import add_start_note, describe_start, resolve_start
 from model.game import count_text
 from model.deal import Deal
 from model.game import Game
-from model.records import Plan, dumps, replay
+from model.records import dumps, replay
+from solver.exhaustive import FURTHEST_MODES
 from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolveResult
 
 SOLVERS = ("dfs", "cpsat", "portfolio")
 
 
-def run_solver(name: str, deal: Deal, objective: str, time_limit: float | None,
+def run_solver(name: str, deal: Deal | Game, objective: str, time_limit: float | None,
                memory_limit: int, node_limit: int | None, workers: int, seed: int,
-               verbose: bool, progress: Any, hint: str = "beam") -> SolveResult:
-    """Dispatch to the named solver (``dfs``, ``cpsat`` or ``portfolio``); ``hint`` (cpsat):
-    ``beam`` hints the DFS beam's first win, ``none`` runs CP-SAT on its own."""
+               verbose: bool, progress: Any, hint: str = "beam",
+               furthest: str = "bounded") -> SolveResult:
+    """Dispatch to the named solver (``dfs``, ``cpsat`` or ``portfolio``); ``deal`` is a
+    deal or a mid-game :class:`Game` (DFS only); ``hint`` (cpsat): ``beam`` hints the DFS
+    beam's first win, ``none`` runs CP-SAT on its own; ``furthest`` (dfs): the
+    furthest-line search after a loss (``bounded``, ``proven``, ``off``)."""
     if name == "dfs":
         from solver.dfs import solve
 
         return solve(deal, objective, time_limit=time_limit, node_limit=node_limit,
-                     memory_limit_mb=memory_limit, progress=progress)
+                     memory_limit_mb=memory_limit, progress=progress, furthest=furthest)
     try:
         if name == "cpsat":
             from solver.cpsat import solve_cpsat
@@ -80,6 +85,20 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
         effort += f" (hint: {st['hint']})"
     if st.get("interrupted"):
         effort += " · interrupted"
+    if res.verdict == WIN and res.start is not None:  # from a mid-game position
+        assert res.plan is not None
+        game = res.plan.replay().game
+        head = (f"win in {count_text(len(res.continuation), 'more turn')} from the position, "
+                f"{len(game.out) - len(res.start.out)} more cards out of the game"
+                if res.continuation else "win: the position is already won")
+        if res.objective != "none":
+            what = "waste" if res.objective == "waste" else "turns"
+            what += " from the position"
+            if res.optimal:
+                head += f" · {what} {res.value}, proven optimal"
+            else:
+                head += f" · {what} {res.value}, best found; proven lower bound {res.bound}"
+        return f"{head} · {res.solver} · {effort}"
     if res.verdict == WIN:
         assert res.plan is not None
         game = replay(res.plan.deal, res.plan.moves).game
@@ -94,6 +113,11 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
     if res.verdict == LOSS:
         furthest = ("furthest the deal can be taken" if st.get("best_progress_proven")
                     else "furthest line found")
+        if res.start is not None:
+            furthest = furthest.replace("the deal", "the position")
+        if st.get("furthest") and not st.get("best_progress_proven"):
+            effort += (f" (+ furthest-line search {st['furthest']['nodes']:,} nodes, not "
+                       "proven; --furthest proven proves it)")
         return (f"loss: no play wins (proven by exhaustive search) · {furthest}: "
                 f"{count_text(res.best_progress, 'slot')} · {res.solver} · {effort}")
     limit = f"the time limit ({time_limit:g} s)" if time_limit else "a search limit"
@@ -103,6 +127,10 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
 
 
 @click.command()
+@click.argument("source", metavar="[POSITION|PLAN]", required=False)
+@click.option("--step", "step", type=click.IntRange(min=0), default=None, metavar="K",
+              help="For a PLAN: solve from the position after its first K moves "
+                   "(default: after all of them).")
 @click.option("--seed", type=int, default=None, metavar="N", help="Solve deal number N.")
 @click.option("--deal", "deal_file", default=None, metavar="FILE",
               help="Solve a deal from FILE: a typed-in deal (one deck per line), a plan or "
@@ -128,6 +156,11 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
 @click.option("--hint", type=click.Choice(["beam", "none"]), default="beam", show_default=True,
               help="cpsat: start from the DFS beam's first win as a solution hint (beam), "
                    "or search alone (none). A hint guides CP-SAT; its answer is still its own.")
+@click.option("--furthest", type=click.Choice(FURTHEST_MODES), default="bounded",
+              show_default=True,
+              help="After a proven loss: bounded: a short search for the furthest line "
+                   "(the verdict never waits on it); proven: search until the furthest line "
+                   "is proven (can take far longer than the proof); off: none.")
 @click.option("--verbose", is_flag=True, help="Show the solver's log (cpsat).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print {verdict, plan, objective, bound, best_progress, stats} as JSON.")
@@ -137,11 +170,19 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
 @click.option("--output", "output", default=None, metavar="FILE",
               help="Also write the plan (or the furthest line) as a game record to FILE; "
                    "an existing FILE is never overwritten.")
-def solve(seed: int | None, deal_file: str | None, players: int, rule_options: tuple[str, ...],
+def solve(source: str | None, step: int | None, seed: int | None, deal_file: str | None,
+          players: int, rule_options: tuple[str, ...],
           objective: str, time_limit: float | None, node_limit: int | None, memory_limit: int,
-          solver_name: str, workers: int, solver_seed: int, hint: str, verbose: bool, as_json: bool,
-          no_timing: bool, output: str | None) -> None:
-    """Decide a deal with every card known: win (with the play), loss (proven) or unknown.
+          solver_name: str, workers: int, solver_seed: int, hint: str, furthest: str,
+          verbose: bool, as_json: bool, no_timing: bool, output: str | None) -> None:
+    """Decide a deal, or a mid-game POSITION|PLAN, with every card known: win (with the
+    play), loss (proven) or unknown.
+
+    POSITION|PLAN: a position JSON, or a game record solved from the position after its
+    moves (or after --step K); the answer's plan is the record's moves so far followed by
+    the solver's, and the objective counts from the position (waste still to spend, turns
+    still to play). --deal FILE and --seed N solve from the deal's first move. CP-SAT and
+    the portfolio start only from a deal's first move.
 
     One planner plays every seat in turn order with all hands and decks open. "win" comes
     only with a plan the rules engine replays to a win; "loss" only after an exhaustive
@@ -154,24 +195,21 @@ def solve(seed: int | None, deal_file: str | None, players: int, rule_options: t
       ascent solve --seed 7 --players 3 --objective waste --time-limit 30
       ascent solve --deal my-table.txt --json > answer.json
       ascent solve --seed 1 --solver cpsat --time-limit 60
+      ascent solve game.json --step 20 --objective waste
     """
-    if (seed is None) == (deal_file is None):
-        raise CliError("give exactly one of --seed N and --deal FILE")
     if time_limit is not None and time_limit != time_limit:  # NaN passes FloatRange
         raise CliError("--time-limit must be a number of seconds, not nan")
+    ctx = click.get_current_context()
+    players_given = ctx.get_parameter_source("players") != click.core.ParameterSource.DEFAULT
     if output is not None:
         check_writable(output)
-    ctx = click.get_current_context()
-    if deal_file is not None and ctx.get_parameter_source("players") != click.core.ParameterSource.DEFAULT:
-        raise CliError("--players applies to --seed; a deal file has its own players")
-    src = load_source(deal_file, seed=seed, players=players, rule_options=rule_options)
-    if src.kind != "plan" or src.plan is None:
-        raise CliError(f"{src.name}: solve takes a deal (seeded, typed in, or a record), "
-                       f"not a {src.kind}")
-    deal = src.plan.deal
-    if src.plan.moves:
-        click.echo(f"ascent: note: {src.name} holds {count_text(len(src.plan.moves), 'move')}; "
-                   "solve starts from the deal's first move", err=True)
+    name, deal, note = resolve_start(source, deal_file, seed, players, rule_options, step,
+                                     players_given)
+    add_start_note(ctx, note)
+    if isinstance(deal, Game) and solver_name != "dfs":
+        from solver.cpsat import POSITION_UNSUPPORTED
+
+        raise CliError(f"--solver {solver_name}: {POSITION_UNSUPPORTED}")
 
     status = None
     progress = None
@@ -189,7 +227,7 @@ def solve(seed: int | None, deal_file: str | None, players: int, rule_options: t
         status.start()
     try:
         res = run_solver(solver_name, deal, objective, time_limit, memory_limit, node_limit,
-                         workers, solver_seed, verbose, progress, hint)
+                         workers, solver_seed, verbose, progress, hint, furthest)
     finally:
         if status is not None:
             status.stop()
@@ -198,7 +236,7 @@ def solve(seed: int | None, deal_file: str | None, players: int, rule_options: t
     if no_timing:
         data["stats"] = without_timing(data["stats"])
     if output is not None:
-        record = (res.plan or Plan(deal, res.best_line, {"verdict": res.verdict})).to_json()
+        record = res.record().to_json()
         try:
             with open(output, "x", encoding="utf-8") as fh:
                 fh.write(dumps(record) + "\n")
@@ -210,12 +248,15 @@ def solve(seed: int | None, deal_file: str | None, players: int, rule_options: t
     out = console()
     out.print(Text(verdict_line(res, time_limit), style="bold"))
     line = res.plan.moves if res.plan is not None else res.best_line
+    game = Game(deal) if isinstance(deal, Deal) else deal.copy()
+    if res.start is not None:
+        out.print(f"From {describe_start(res.start)}:")
+        line = res.continuation
     if res.verdict != WIN:
         what = ("Furthest line (proven)" if res.stats.get("best_progress_proven")
                 else "Furthest line found")
         out.print(f"{what} ({count_text(len(line), 'move')}, "
                   f"{count_text(res.best_progress, 'slot')}):")
-    game = Game(deal)
     for mv in line:
         out.print(game.move_text(mv), highlight=False)
         game.push(mv)

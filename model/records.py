@@ -296,7 +296,8 @@ def load(path: str | Path, rules: RuleSet | None = None) -> tuple[str, Any]:
     """Read a file and say what it holds: ``("plan", Plan)``, ``("position", Game)`` or
     ``("deal", Deal)``. JSON files are recognised by their keys; other text is read as a
     typed-in deal; a solver's ``--json`` answer is read as its plan (see
-    :func:`plan_of_answer`). Errors are :class:`AscentError` with a one-line message naming
+    :func:`plan_of_answer`); a record from a position (``{"position", "moves"}``) as a
+    plan from that position; the output of ``ascent replay --json`` as its final position. Errors are :class:`AscentError` with a one-line message naming
     the file."""
     text = read_text(path)
     stripped = text.lstrip()
@@ -305,6 +306,9 @@ def load(path: str | Path, rules: RuleSet | None = None) -> tuple[str, Any]:
             data = parse_json(text, str(path))
             if isinstance(data, dict) and "verdict" in data and "best_progress" in data:
                 return "plan", plan_of_answer(data)
+            if (isinstance(data, dict) and "moves" in data and "position" in data
+                    and not isinstance(data["moves"], list)):  # `replay --json`: its position
+                return "position", position_from_data(data)
             if isinstance(data, dict) and "moves" in data:
                 return "plan", Plan.from_json(data)
             if isinstance(data, dict) and ("position" in data or "mountain" in data):

@@ -150,7 +150,9 @@ class Bounds(PlayerWindows, State):
             return 0
         flags = self.dead_flags()
         lb = self.tt.get(self.key(flags), 0) if self.sw.transposition else 0
-        lb = max(lb, self.__dict__.get("proven_lb", 0))  # budgets that failed (frontier)
+        proven = self.__dict__.get("proven_lb")  # budgets that failed here (solver.frontier)
+        if proven is not None and proven[0] == self.snapshot():
+            lb = max(lb, proven[1])
         if self.objective == "turns":
             lb = max(lb, self._slots_below_peak - self.filled + self.n_bridges + 1)
             if self.P > 1 and self.sw.window_players:

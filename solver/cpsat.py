@@ -544,6 +544,22 @@ def _add_hints(cm: CpsatModel, hint: Sequence[Move]) -> None:
     m.add_hint(cm.tend, len(hint) - 1)
 
 
+#: Why CP-SAT does not start from a mid-game position (issue 8).
+POSITION_UNSUPPORTED = ("CP-SAT's model starts from a deal's first move (an empty mountain, "
+                        "full decks), not from a mid-game position; use --solver dfs")
+
+
+def deal_of_start(start: Any) -> Deal:
+    """The deal CP-SAT can solve for ``start``: a :class:`Deal`, or a
+    :class:`~model.game.Game` at a deal's first move. Raises ``NotImplementedError``
+    (:data:`POSITION_UNSUPPORTED`) for a mid-game position."""
+    if isinstance(start, Game):
+        if start.deal is not None and not start.move_stack:
+            return start.deal
+        raise NotImplementedError(POSITION_UNSUPPORTED)
+    return start
+
+
 def solve_cpsat(
     deal: Deal,
     objective: str = "none",
@@ -554,7 +570,8 @@ def solve_cpsat(
     hint: Sequence[Move] | str | None = None,
     params: dict[str, Any] | None = None,
 ) -> SolveResult:
-    """Solve ``deal`` with the CP-SAT model (:func:`build_model`).
+    """Solve ``deal`` with the CP-SAT model (:func:`build_model`). A mid-game
+    :class:`~model.game.Game` raises ``NotImplementedError`` (see :func:`deal_of_start`).
 
     Returns a :class:`~solver.result.SolveResult` with ``solver="cpsat"``: ``win`` with a
     plan replayed by :mod:`model` (``optimal`` only when CP-SAT proved the optimum), ``loss``
@@ -568,6 +585,7 @@ def solve_cpsat(
     ``stats["hint"]`` says where the hint came from. ``verbose`` prints the CP-SAT search
     log. ``params``: further CP-SAT parameters by name (for experiments).
     """
+    deal = deal_of_start(deal)
     start = time.perf_counter()
     rules = deal.rules
     if rules.values < rules.rows:

@@ -49,6 +49,13 @@ from solver.frontier import PVOrder, improve
 from solver.state import INF, Stop, Switches
 
 
+#: After a proven loss, the furthest-line search gets at most this share of the proof's
+#: nodes (and of the time limit), and at least :data:`FURTHEST_MIN_NODES` nodes (issue 15).
+FURTHEST_SHARE = 0.25
+FURTHEST_MIN_NODES = 5_000
+FURTHEST_MODES = ("bounded", "proven", "off")
+
+
 def table_entries_for(memory_limit_mb: int) -> int:
     """Transposition-table entries that fit ``memory_limit_mb``: measured about 140 bytes an
     entry (a 60–70 byte key and the dict slot); 200 leaves room for the dict's growth and the
@@ -69,10 +76,16 @@ class Search(PVOrder, Beam):
         self.sw = switches
         if not switches.table_size:
             switches.table_size = table_entries_for(2048)
-        self.deadline = deadline
-        self.node_limit = node_limit
         self.progress = progress
         self.tt: dict[bytes, int] = {}
+        self.begin(deadline, node_limit)
+
+    def begin(self, deadline: float | None, node_limit: int | None) -> None:
+        """Start a new run from the current state (the root): its limits (``deadline`` on
+        :func:`time.monotonic`, ``node_limit`` nodes of this run) and fresh counters. The
+        transposition table is kept: its bounds are costs to go, true from any root."""
+        self.deadline = deadline
+        self.node_limit = node_limit
         self.nodes = 0
         self.tt_hits = 0
         self.tt_evictions = 0
@@ -84,6 +97,8 @@ class Search(PVOrder, Beam):
         self.stopped = False
         self.interrupted = False
         self.progress_proven = False
+        self.proof: dict | None = None  # nodes and seconds of a loss proof
+        self.furthest_stats: dict | None = None
         self.next_check = 1024 if node_limit is None else min(1024, node_limit)
         self.t0 = time.monotonic()
         self.last_report = self.t0
@@ -136,14 +151,16 @@ class Search(PVOrder, Beam):
                 tt[key] = INF if self.objective == "none" else budget + 1
         return False
 
-    def furthest(self) -> bool:
+    def furthest(self, cap: int | None = None) -> bool:
         """After a proven loss: search every line for the most slots filled (into
         ``best_progress``/``best_line``). True when the search finished, so that the furthest
         is proven; raises ``Stop`` when a limit runs out. Each card fills at most one slot,
         so a state that cannot pass the best so far is cut; a state seen before is not
-        searched again (its lines were counted the first time)."""
+        searched again (its lines were counted the first time). ``cap``: most states
+        remembered (default: the table size); a full seen-set stops the search."""
         seen: set[bytes] = set()
-        cap = self.sw.table_size
+        self.furthest_seen = seen
+        cap = self.sw.table_size if cap is None else cap
         total = self._slots_total
 
         def rec() -> None:
@@ -191,11 +208,16 @@ class Search(PVOrder, Beam):
             self.progress(self.stats())
 
     def stats(self) -> dict:
-        secs = time.monotonic() - self.t0
-        return {
-            "nodes": self.nodes,
+        """The run's counters. ``nodes`` and ``seconds`` are the verdict's: after a loss
+        proof, the proof's (also under ``proof``); the furthest-line search after it has its
+        own entry ``furthest`` (nodes, seconds, budget, whether it finished)."""
+        now = time.monotonic()
+        nodes = self.nodes if self.proof is None else self.proof["nodes"]
+        secs = now - self.t0 if self.proof is None else self.proof["seconds"]
+        out = {
+            "nodes": nodes,
             "seconds": round(secs, 3),
-            "nodes_per_second": int(self.nodes / secs) if secs > 0 else 0,
+            "nodes_per_second": int(nodes / secs) if secs > 0 else 0,
             "table_entries": len(self.tt),
             "table_hits": self.tt_hits,
             "table_evictions": self.tt_evictions,
@@ -204,6 +226,100 @@ class Search(PVOrder, Beam):
             "best_progress_proven": self.progress_proven,
             **({"interrupted": True} if self.interrupted else {}),
         }
+        if self.proof is not None:
+            out["proof"] = {"nodes": nodes, "seconds": round(secs, 3)}
+        if self.furthest_stats is not None:
+            out["furthest"] = dict(self.furthest_stats)
+        return out
+
+    def run_furthest(self, mode: str) -> bool:
+        """After a proven loss, the furthest-line search (:meth:`furthest`) on its own
+        budget, so that the verdict never waits on it (issue 15). ``mode``: ``bounded``
+        (at most ``max(FURTHEST_MIN_NODES, FURTHEST_SHARE * proof nodes)`` nodes and
+        ``FURTHEST_SHARE`` of the time limit), ``proven`` (until it finishes, within the
+        run's limits), ``off`` (not run: the furthest line seen by the proof). Its seen-set
+        and the transposition table share the memory cap: the table is halved first when
+        it holds more than half of it. Returns True when the search finished (the furthest
+        line is then proven); a budget or limit that runs out keeps the best line found.
+        Ctrl-C is passed on."""
+        self.proof = {"nodes": self.nodes, "seconds": round(time.monotonic() - self.t0, 3)}
+        if mode == "off":
+            self.furthest_stats = {"mode": mode, "nodes": 0, "seconds": 0.0, "proven": False,
+                                   "states": 0}
+            return False
+        start = self.snapshot()
+        saved = (self.deadline, self.node_limit)
+        n0, t0 = self.nodes, time.monotonic()
+        self.furthest_seen: set[bytes] = set()
+        budget = None
+        if mode == "bounded":
+            budget = max(FURTHEST_MIN_NODES, int(FURTHEST_SHARE * self.nodes))
+            self.node_limit = n0 + budget if self.node_limit is None else min(
+                self.node_limit, n0 + budget)
+            if self.deadline is not None:
+                self.deadline = min(self.deadline, t0 + FURTHEST_SHARE * (self.deadline - self.t0))
+            self.next_check = min(self.next_check, self.node_limit)
+        if len(self.tt) > self.sw.table_size // 2:
+            self._evict()
+        proven = False
+        try:
+            proven = self.furthest(self.sw.table_size - len(self.tt))
+        except Stop:
+            self.path.clear()
+            self.restore(start)
+        finally:
+            self.furthest_stats = {
+                "mode": mode, "nodes": self.nodes - n0,
+                "seconds": round(time.monotonic() - t0, 3), "proven": proven,
+                "states": len(self.furthest_seen),
+                **({"budget_nodes": budget} if budget is not None else {}),
+            }
+            self.deadline, self.node_limit = saved[0], saved[1]
+            self.next_check = self.nodes + 1  # the run's own limits, checked at the next node
+        return proven
+
+    def run(self, beam_schedule: tuple[tuple[int, int], ...] = DEFAULT_BEAM_SCHEDULE,
+            furthest: str = "bounded") -> SolveResult:
+        """Solve from the current state (the root: the start, or the position last given to
+        :meth:`load`) within the limits of :meth:`begin`; see :func:`solve`."""
+        objective = self.objective
+        if self.filled == self._slots_total:  # a won position: nothing left to play
+            self.progress_proven = True
+            return self.result([], 0, True)
+        start = self.snapshot()
+        old_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old_limit, 10_000))
+        best: list[tuple] | None = None
+        best_value: int | None = None
+        exhausted = False
+        try:
+            # phase 1 (heuristic): beams of growing width look for a first, then a better, win
+            best = self.beams(beam_schedule)
+            if best is not None:
+                best_value = self.line_cost(best)
+            if self.stopped:
+                raise Stop
+            # phase 2 (exact): a win within budget best - 1, until a search fails (optimal)
+            if best is None:
+                if self.dfs(INF):
+                    best = self.win_line
+                    best_value = self.line_cost(best)
+                else:
+                    exhausted = True  # a proven loss, whatever the furthest search does
+                    self.progress_proven = self.run_furthest(furthest)
+            if best is not None and objective != "none":
+                best, best_value = improve(self, best, best_value)  # issue 11: solver.frontier
+            exhausted = True
+        except (Stop, KeyboardInterrupt) as exc:
+            # a limit (or Ctrl-C) stopped the search mid-line: back to the start position, so
+            # that the bound read from the table is the start's; the wins found are kept
+            if isinstance(exc, KeyboardInterrupt):
+                self.interrupted = True
+            self.path.clear()
+            self.restore(start)
+        finally:
+            sys.setrecursionlimit(old_limit)
+        return self.result(best, best_value, exhausted)
 
     def result(self, best: list[tuple] | None, best_value: int | None, exhausted: bool) -> SolveResult:
         """Build the :class:`SolveResult`, replaying the plan and best line through model."""
@@ -239,6 +355,7 @@ def solve(
     memory_limit_mb: int = 2048,
     progress: Callable[[dict], None] | None = None,
     beam_schedule: tuple[tuple[int, int], ...] = DEFAULT_BEAM_SCHEDULE,
+    furthest: str = "bounded",
     **switches,
 ) -> SolveResult:
     """Decide ``start`` with every card known; optionally find the optimal win.
@@ -259,9 +376,15 @@ def solve(
     ``progress``: called about twice a second with the stats dict. ``beam_schedule``: the
     heuristic phase, pairs (beam width, ways to pay kept per placement; 0 = all), run in
     order until one wins (for ``waste``/``turns``: all run, each only keeping better wins).
+    ``furthest``: after a proven loss, how far the furthest-line search goes (issue 15):
+    ``bounded`` (default: its own small budget, see :meth:`Search.run_furthest`; the verdict
+    never waits on it), ``proven`` (until the furthest line is proven, within the limits) or
+    ``off``. ``stats.best_progress_proven`` says whether the furthest line is proven;
+    ``stats.nodes``/``seconds`` are the verdict's work and ``stats.furthest`` the furthest
+    search's.
 
-    Raises ``ValueError`` for an unknown objective or switch. Every returned plan has been
-    replayed by :mod:`model` (:func:`solver.result.checked_plan`).
+    Raises ``ValueError`` for an unknown objective, switch or furthest mode. Every returned
+    plan has been replayed by :mod:`model` (:func:`solver.result.checked_plan`).
     """
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r}; valid: {', '.join(OBJECTIVES)}")
@@ -272,41 +395,8 @@ def solve(
         setattr(sw, k, v)
     if not sw.table_size:
         sw.table_size = table_entries_for(memory_limit_mb)
+    if furthest not in FURTHEST_MODES:
+        raise ValueError(f"unknown furthest mode {furthest!r}; valid: {', '.join(FURTHEST_MODES)}")
     deadline = time.monotonic() + time_limit if time_limit is not None else None
     s = Search(start, objective, sw, deadline, node_limit, progress)
-    if s.filled == s._slots_total:  # a won position: nothing left to play
-        s.progress_proven = True
-        return s.result([], 0, True)
-    start = s.snapshot()
-    old_limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old_limit, 10_000))
-    best: list[tuple] | None = None
-    best_value: int | None = None
-    exhausted = False
-    try:
-        # phase 1 (heuristic): beams of growing width look for a first, then a better, win
-        best = s.beams(beam_schedule)
-        if best is not None:
-            best_value = s.line_cost(best)
-        if s.stopped:
-            raise Stop
-        # phase 2 (exact): a win within budget best - 1, until a search fails (optimal)
-        if best is None:
-            if s.dfs(INF):
-                best = s.win_line
-                best_value = s.line_cost(best)
-            else:
-                exhausted = True  # a proven loss, whatever the furthest search below does
-                s.progress_proven = s.furthest()
-        if best is not None and objective != "none":
-            best, best_value = improve(s, best, best_value)  # issue 11: solver.frontier
-        exhausted = True
-    except (Stop, KeyboardInterrupt) as exc:
-        # a limit (or Ctrl-C) stopped the search mid-line: back to the start position, so
-        # that the bound read from the table is the start's; the wins found are kept
-        if isinstance(exc, KeyboardInterrupt):
-            s.interrupted = True
-        s.restore(start)
-    finally:
-        sys.setrecursionlimit(old_limit)
-    return s.result(best, best_value, exhausted)
+    return s.run(beam_schedule, furthest)

@@ -61,6 +61,14 @@ def improve(s, best: list[tuple], best_value: int) -> tuple[list[tuple], int]:
     given a win ``best`` of value ``best_value``; returns the optimal line and value. Raises
     :class:`~solver.state.Stop` when a limit runs out (the table then holds the proven bound
     at the start, read by ``root_bound``). See the module docstring."""
+    try:
+        return _improve(s, best, best_value)
+    finally:
+        s.pv = {}  # the principal variation serves this proof only (a session's search is
+        # reused from other positions)
+
+
+def _improve(s, best: list[tuple], best_value: int) -> tuple[list[tuple], int]:
     s.set_pv(best)
     if not s.sw.deepening:
         while best_value > s.root_bound():
@@ -70,13 +78,15 @@ def improve(s, best: list[tuple], best_value: int) -> tuple[list[tuple], int]:
             best_value = s.line_cost(best)
             s.set_pv(best)
         return best, best_value
+    root = s.snapshot()
     b = s.root_bound()
     while b < best_value:
         s.deepening_budget = b
         if s.dfs(b):
             line = s.win_line
             return line, s.line_cost(line)
-        s.proven_lb = b + 1  # read by root_bound (the table may be off or lose the entry)
+        # read by root_bound at this root only (the table may be off or lose the entry)
+        s.proven_lb = (root, b + 1)
         b = max(b + 1, s.root_bound())
     return best, best_value
 

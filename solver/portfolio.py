@@ -18,6 +18,7 @@ from multiprocessing.connection import wait
 from typing import Any, Callable
 
 from model.deal import Deal
+from model.game import Game
 from solver.result import LOSS, UNKNOWN, WIN, SolveResult, SolverBug
 
 GRACE_SECONDS = 5.0
@@ -90,8 +91,13 @@ def solve_portfolio(deal: Deal, objective: str = "none", time_limit: float | Non
     ``stopped``, ``unsupported: …``, ``error: …``). With ``wait_all`` every solver runs to
     its own answer (for cross-checks and benchmarks) and the first prover is still the one
     reported. Raises :class:`SolverBug` when two solvers prove contradicting verdicts or
-    optima, or when a solver fails (an exception, a plan the engine rejects).
+    optima, or when a solver fails (an exception, a plan the engine rejects). A mid-game
+    position raises ``NotImplementedError``: CP-SAT starts only from a deal's first move.
     """
+    if isinstance(deal, Game):  # CP-SAT starts only from a deal's first move
+        from solver.cpsat import deal_of_start
+
+        deal = deal_of_start(deal)
     solvers = solvers or SOLVERS
     ctx = mp.get_context("fork")
     kwargs = dict(deal=deal, objective=objective, time_limit=time_limit, workers=workers,

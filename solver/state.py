@@ -48,7 +48,7 @@ class Switches:
     bounds: bool = True
     table_size: int = 0  # 0: from the memory limit
     # issue 11 (see solver.bounds and solver.frontier): each bound and search aid its switch
-    window_players: bool = True  # 2-5 players: each player's own deck window (waste bound)
+    window_players: bool = True  # 2-5 players: per-player deck windows and turn order (bounds)
     deepening: bool = True  # prove the optimum bottom-up: budgets root bound, +1, ... (table kept)
     pv_order: bool = True  # try the best known line's move first where the search meets it
 

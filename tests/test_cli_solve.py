@@ -130,14 +130,22 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], needle: str) -> None:
     assert len(errors) == 1, p.stderr
 
 
-def test_a_position_file_is_refused_cleanly(tmp_path) -> None:
+def test_a_position_file_is_solved_from_that_position(tmp_path) -> None:
+    # issue 8 (was refused before): a position is solved from where it stands, given as
+    # POSITION or with --deal; its answer reads back as a record that starts there
     from model.game import Game
 
     pos = tmp_path / "pos.json"
     pos.write_text(json.dumps({"position": Game(Deal.from_seed(1)).to_position()}))
-    res = run("solve", "--deal", str(pos))
-    assert res.exit_code == 2
-    assert "position" in res.output
+    for args in ((str(pos),), ("--deal", str(pos))):
+        res = run("solve", *args, "--json")
+        assert res.exit_code == 0, res.output
+        data = json.loads(res.output)
+        assert data["verdict"] == "win" and data["objective"]["counted_from"] == "position"
+        plan = Plan.from_json(data["plan"])
+        assert plan.deal is None and plan.position is not None
+        assert plan.replay().outcome == "win"
+        assert [m.to_json() for m in plan.moves] == data["continuation"]
 
 
 def test_json_answer_is_read_back_by_replay_and_show(tmp_path) -> None:

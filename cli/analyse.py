@@ -1,0 +1,131 @@
+"""``ascent analyse``: the verdict before and after every move of a played game, and the
+move that lost it (issue 8)."""
+
+from __future__ import annotations
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from cli.common import CliError, console, describe_illegal, load_source
+from model.errors import IllegalMoveError
+from model.game import count_text
+from model.records import dumps, replay
+from solver.analysis import analyse as analyse_game
+from solver.result import OBJECTIVES, UNKNOWN
+
+MARKS = {"win": "win", "loss": "loss", "unknown": "unknown"}
+
+
+@click.command()
+@click.argument("record", metavar="RECORD")
+@click.option("--objective", type=click.Choice(OBJECTIVES), default="none", show_default=True,
+              help="none: find where the game could no longer be won; waste: also the "
+                   "cards each move gave away against best play (slower: every position "
+                   "is solved to its optimum).")
+@click.option("--time-per-move", type=click.FloatRange(min=0, min_open=True, max=1e9),
+              default=10.0, show_default=True, metavar="S",
+              help="Seconds for each position searched; when they run out, that position "
+                   "is unknown.")
+@click.option("--memory-limit", type=click.IntRange(min=16), default=2048, show_default=True,
+              metavar="MB", help="Cap on the transposition table's memory.")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"moves": [{"index", "move", "before", "after", "spent_extra"}, ...], '
+                   '"losing_move", ...} as JSON.')
+def analyse(record: str, objective: str, time_per_move: float, memory_limit: int,
+            as_json: bool) -> None:
+    """Analyse a played game: for every move of RECORD (a game record from a deal or from
+    a position, or - for standard input), the verdict of the position before and after it.
+
+    It marks the losing move: the first move after which the game could no longer be won,
+    with what the solver would have played instead and its winning line from there. With
+    --objective waste, each move that spent more cards than best play would have says how
+    many it gave away. A record may end in a loss, a win, or mid-game. Where a search runs
+    out of time a position is "unknown" (never a guess), and the first move after which a
+    loss is proven is still named.
+
+    \b
+    Examples:
+      ascent analyse game.json
+      ascent analyse game.json --objective waste --time-per-move 5
+      ascent analyse game.json --json > analysis.json
+    """
+    if time_per_move != time_per_move:  # NaN passes FloatRange
+        raise CliError("--time-per-move must be a number of seconds, not nan")
+    src = load_source(record)
+    if src.kind != "plan" or src.plan is None:
+        raise CliError(f"{src.name}: analyse needs a game record (a deal or a position, and "
+                       f"its moves), not a {src.kind}")
+    plan = src.plan
+    rep = plan.replay()
+    if rep.error is not None:
+        raise CliError(f"{src.name}: {describe_illegal(plan, rep.error)}")
+    try:
+        a = analyse_game(plan.start, plan.moves, objective, time_per_move,
+                         memory_limit_mb=memory_limit)
+    except IllegalMoveError as exc:  # pragma: no cover - replayed above
+        raise CliError(f"{src.name}: {exc}") from None
+    if as_json:
+        click.echo(dumps(a.to_json()))
+        return
+    out = console()
+    table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
+    table.add_column("#", justify="right")
+    table.add_column("move", no_wrap=True)
+    table.add_column("before")
+    table.add_column("after")
+    if objective == "waste":
+        table.add_column("gave away", justify="right")
+    table.add_column("")
+    game = replay(plan.start, []).game
+    for k, mv in enumerate(plan.moves, start=1):
+        before, after = a.positions[k - 1].verdict, a.positions[k].verdict
+        note = ""
+        if k == a.losing_move:
+            note = "◀ the losing move"
+        elif k == a.first_proven_loss and a.losing_move is None:
+            note = "◀ a loss is proven from here"
+        style = "bold red" if k == a.losing_move else None
+        cells = [str(k), game.move_text(mv), MARKS[before], MARKS[after]]
+        if objective == "waste":
+            extra = a.spent_extra[k - 1]
+            cells.append("?" if extra is None and after != "loss" else
+                         "" if extra is None or extra == 0 else str(extra))
+        cells.append(note)
+        table.add_row(*cells, style=style)
+        game.push(mv)
+    if not out.is_terminal:  # a file or a pipe: whole lines, no truncated cells
+        out.width = 200
+    out.print(table)
+    out.print(Text(summary(a, plan), style="bold"))
+    if a.losing_move is not None and a.winning_line:
+        g = replay(plan.start, plan.moves[:a.losing_move - 1]).game
+        out.print(f"Winning line from before move {a.losing_move} "
+                  f"({count_text(len(a.winning_line), 'move')}):")
+        for mv in a.winning_line:
+            out.print(g.move_text(mv), highlight=False)
+            g.push(mv)
+    unknown = sum(p.verdict == UNKNOWN for p in a.positions)
+    out.print(Text(f"{len(plan.moves)} moves · {a.stats['solved_positions']} positions "
+                   f"searched · {unknown} unknown · {a.stats['seconds']:.2f} s", style="dim"))
+
+
+def summary(a, plan) -> str:
+    """One line: the losing move and what to play instead, or why there is none."""
+    first = a.positions[0].verdict
+    last = a.positions[-1].verdict
+    if a.losing_move is not None:
+        k = a.losing_move
+        g = replay(plan.start, plan.moves[:k - 1]).game
+        text = f"The losing move: move {k} ({g.move_text(plan.moves[k - 1])})"
+        if a.best_instead is not None:
+            text += f"; instead: {g.move_text(a.best_instead)}"
+        return text
+    if last == "win":
+        return "No losing move: the game is won (or still winnable at its end)."
+    if first == "loss":
+        return "No losing move: the start was already lost."
+    if a.first_proven_loss is not None:
+        return (f"A loss is proven after move {a.first_proven_loss}; the searches ran out of "
+                "time just before it, so the losing move itself is not proven.")
+    return "No losing move found: the game is still winnable or the searches ran out of time."

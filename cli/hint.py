@@ -1,0 +1,108 @@
+"""``ascent hint``: the best next moves of a position, each rated by the solver (issue 8)."""
+
+from __future__ import annotations
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from cli.common import CliError, console, load_source, source_options
+from cli.start import describe_start, position_of
+from model.deal import Deal
+from model.game import Game, count_text
+from model.records import dumps
+from solver.analysis import hint as rate_moves
+from solver.result import LOSS, OBJECTIVES, WIN
+
+
+def value_text(value: int | None, optimal: bool, bound: int | None) -> str:
+    """``7`` (proven), ``≤ 9 (≥ 5)`` (best found and proven lower bound), ``-``."""
+    if value is None:
+        return "-"
+    if optimal:
+        return str(value)
+    return f"≤ {value}" + (f" (≥ {bound})" if bound is not None else "")
+
+
+@click.command()
+@source_options
+@click.option("--objective", type=click.Choice(OBJECTIVES), default="none", show_default=True,
+              help="none: any win; waste: fewest cards out of the game from here; "
+                   "turns: fewest moves from here.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True, max=1e9),
+              default=10.0, show_default=True, metavar="S",
+              help="Seconds for the whole hint (the position, then its moves in turn).")
+@click.option("--all", "all_moves", is_flag=True,
+              help="Rate every legal move (grouped by placement), not only those that win.")
+@click.option("--memory-limit", type=click.IntRange(min=16), default=2048, show_default=True,
+              metavar="MB", help="Cap on the transposition table's memory.")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"verdict", "moves": [{"move", "verdict", "value", "optimal"}, ...]} '
+                   "best first, as JSON.")
+def hint(source: str | None, seed: int | None, players: int, rule_options: tuple[str, ...],
+         step: int | None, objective: str, time_limit: float, all_moves: bool,
+         memory_limit: int, as_json: bool) -> None:
+    """The moves of the player to move that keep a POSITION (or a PLAN after K moves)
+    winnable, best first, each with its verdict and the best value after it, like an
+    engine's multi-line view.
+
+    Each placement is one line (a turn that discards two is one more); when it can be paid
+    in several ways, the solver picks the way. Values count from the position (for waste:
+    the cards still to leave the game, this move's included) and are "≤ V (≥ B)" when only
+    a bound is proven. A move whose search ran out of time is "unknown", never a guess. A
+    lost position says so, with the furthest progress the solver found.
+
+    \b
+    Examples:
+      ascent hint game.json --step 20
+      ascent hint game.json --step 20 --objective waste --all
+      ascent hint --seed 1 --json
+    """
+    if time_limit != time_limit:  # NaN passes FloatRange
+        raise CliError("--time-limit must be a number of seconds, not nan")
+    src = load_source(source, seed, players, rule_options)
+    start = position_of(src, step)
+    game = Game(start) if isinstance(start, Deal) else start
+    if game.is_over():
+        raise CliError(f"{src.name}: the game is over ({game.outcome()}); there is no move "
+                       "to hint")
+    h = rate_moves(game, objective, time_limit, all_moves, memory_limit_mb=memory_limit)
+    if as_json:
+        click.echo(dumps(h.to_json()))
+        return
+    out = console()
+    where = describe_start(game if game.move_stack or isinstance(start, Game) else start)
+    head = f"{where}: {h.verdict}"
+    if h.verdict == WIN and objective != "none":
+        head += f" · {objective} from here {value_text(h.value, h.optimal, h.bound)}"
+    if h.verdict == LOSS:
+        head += (" (proven): no move keeps the game winnable · furthest progress found: "
+                 f"{count_text(h.best_progress, 'slot')}")
+    elif h.verdict != WIN:
+        head += " (the time limit ran out before a win or a proof)"
+    out.print(Text(head[0].upper() + head[1:], style="bold"))
+    if not h.moves:
+        if h.verdict != LOSS:
+            out.print("No move is proven to keep the game winnable within the time limit.")
+        return
+    table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
+    table.add_column("#", justify="right")
+    table.add_column("move", no_wrap=True)
+    table.add_column("after")
+    if objective != "none":
+        table.add_column(objective, justify="right")
+    table.add_column("ways to pay", justify="right")
+    table.add_column("then")
+    for i, r in enumerate(h.moves, start=1):
+        cells = [str(i), game.move_text(r.move), r.verdict]
+        if objective != "none":
+            cells.append(value_text(r.value, r.optimal, r.bound))
+        cells.append(str(r.choices))
+        rest = len(r.line) - 1
+        cells.append(count_text(rest, "more move") if r.verdict == WIN else "")
+        table.add_row(*cells)
+    if not out.is_terminal:  # a file or a pipe: whole lines, no truncated cells
+        out.width = 200
+    out.print(table)
+    out.print(Text(f"{h.stats['seconds']:.2f} s · {h.stats['nodes']:,} nodes · "
+                   f"{h.stats['placements']} placements", style="dim"))

@@ -1,0 +1,419 @@
+"""The analysis board (issue 8): the best next moves of a position and where a game was lost.
+
+* :func:`hint`: every placement of the player to move (a discard-2 turn counts as one),
+  rated by the verdict and the best objective value after it, the way a chess engine's
+  multi-line view rates moves; when a placement can be paid in several ways, the solver
+  picks the way to pay (the best one it finds).
+* :func:`analyse`: the verdict before and after every move of a played game, the first move
+  after which the game could no longer be won (*the losing move*, with what should have
+  been played instead and the winning line from there) and, for ``waste``, the cards each
+  move gave away against best play.
+
+Both run on one :class:`~solver.session.Session` (one transposition table for all the
+positions of the game). :func:`analyse` walks the game backwards: the last positions are the
+smallest searches and their proofs cut the earlier ones; and once a position is a win, every
+earlier one is a win too (the game's own moves lead to it), while every position after a
+loss is a loss, so for ``none`` few positions need a search of their own (see
+:func:`analyse`). A limit that runs out gives ``unknown`` for that position, never a guess.
+
+Values count from the position rated: for :func:`hint`, the value of a move includes the
+move's own cost (cards it discards, a Bridge it replaces; ``turns``: 1).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from model.deal import Deal
+from model.errors import IllegalMoveError
+from model.game import Game
+from model.moves import Move
+from model.records import replay
+from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolveResult
+from solver.session import Session
+
+#: ``hint``: share of the time limit for the position itself (the rest goes to its moves).
+ROOT_SHARE = 0.3
+VERDICT_ORDER = {WIN: 0, UNKNOWN: 1, LOSS: 2}
+
+
+def move_cost(game: Game, move: Move, objective: str) -> int:
+    """What ``move`` (legal in ``game``) costs under ``objective``: cards it takes out of
+    the game (``waste``), 1 (``turns``) or 0 (``none``)."""
+    if objective == "turns":
+        return 1
+    if objective != "waste":
+        return 0
+    return len(move.discard) + (1 if _onto_bridge(game, move) else 0)
+
+
+def _onto_bridge(game: Game, move: Move) -> bool:
+    if move.kind != "place" or move.card is None or not move.card.is_ascent:
+        return False
+    under = game.card_at(move.row, move.slot)
+    return under is not None and under.is_bridge
+
+
+def placement_key(move: Move) -> tuple:
+    """Moves that differ only in the cards they discard share this key (one placement)."""
+    return (move.kind, move.card, move.row, move.slot, move.to_row, move.to_slot)
+
+
+@dataclass
+class MoveRating:
+    """One placement of :func:`hint`: ``move`` (with the way to pay the solver chose),
+    ``verdict`` after it, ``value`` (the objective from the position rated, this move
+    included; ``None`` for ``none`` or without a win), ``optimal`` (``value`` proven best
+    for this placement), ``bound`` (proven lower bound, or ``None``), ``line`` (the move
+    and the solver's continuation), ``choices`` (ways to pay this placement)."""
+
+    move: Move
+    verdict: str
+    value: int | None = None
+    optimal: bool = False
+    bound: int | None = None
+    line: list[Move] = field(default_factory=list)
+    choices: int = 1
+    derived: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": self.move.to_json(), "verdict": self.verdict, "value": self.value,
+                "optimal": self.optimal, "bound": self.bound, "choices": self.choices,
+                "line": [m.to_json() for m in self.line]}
+
+
+@dataclass
+class Hint:
+    """The answer of :func:`hint`: the position's own answer (``verdict``, ``value``,
+    ``optimal``, ``bound``, ``best_progress``, ``best_line``: its solve), and ``moves``
+    rated best first (only the winning ones unless every move was asked for)."""
+
+    position: Game
+    objective: str
+    verdict: str
+    value: int | None
+    optimal: bool
+    bound: int | None
+    best_progress: int
+    best_line: list[Move]
+    moves: list[MoveRating]
+    stats: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"verdict", "objective", "value", "optimal", "bound", "best_progress",
+        "moves": [{"move", "verdict", "value", "optimal", "bound", "choices", "line"}, …],
+        "position", "stats"}`` (moves best first)."""
+        return {
+            "verdict": self.verdict,
+            "objective": {"name": self.objective, "value": self.value,
+                          "optimal": self.optimal, "counted_from": "position"},
+            "bound": self.bound,
+            "best_progress": {"slots": self.best_progress,
+                              "moves": [m.to_json() for m in self.best_line]},
+            "moves": [r.to_json() for r in self.moves],
+            "position": self.position.to_position(),
+            "stats": self.stats,
+        }
+
+
+def _sort_key(r: MoveRating, order: int) -> tuple:
+    value = r.value if r.value is not None else (r.bound if r.bound is not None else 1 << 30)
+    return (VERDICT_ORDER[r.verdict], value, order)
+
+
+def hint(game: Game, objective: str = "none", time_limit: float | None = 10.0,
+         all_moves: bool = False, session: Session | None = None,
+         memory_limit_mb: int = 2048) -> Hint:
+    """Rate the moves of the player to move in ``game`` (a fully known position).
+
+    The position is solved first (``ROOT_SHARE`` of ``time_limit`` seconds; ``None``: no
+    limit); then each placement, its ways to pay tried in the engine's order (``none``:
+    until one wins; otherwise all, keeping the best value), with an equal share of what is
+    left of the time. A lost position needs no more search: every move loses (with
+    ``all_moves`` they are listed as such). ``session``: reuse a search (same game).
+    Raises ``ValueError`` for an unknown objective.
+    """
+    if objective not in OBJECTIVES:
+        raise ValueError(f"unknown objective {objective!r}; valid: {', '.join(OBJECTIVES)}")
+    t0 = time.monotonic()
+    deadline = t0 + time_limit if time_limit is not None else None
+    session = session or Session(game, objective, memory_limit_mb)
+    nodes = 0
+
+    def left() -> float | None:
+        return None if deadline is None else max(0.01, deadline - time.monotonic())
+
+    root = session.solve(game, None if time_limit is None else time_limit * ROOT_SHARE)
+    nodes += root.stats.get("nodes", 0)
+    groups: dict[tuple, list[Move]] = {}
+    for mv in game.legal_moves():
+        groups.setdefault(placement_key(mv), []).append(mv)
+    first = root.continuation[0] if root.verdict == WIN and root.continuation else None
+    keys = list(groups)
+    if first is not None:  # the solver's own best move first
+        keys.sort(key=lambda k: k != placement_key(first))
+    ratings: list[MoveRating] = []
+    if root.verdict == LOSS:
+        if all_moves:  # every child of a lost position is lost
+            ratings = [MoveRating(groups[k][0], LOSS, choices=len(groups[k]), line=[groups[k][0]],
+                                  derived=True) for k in keys]
+    else:
+        for i, key in enumerate(keys):
+            share = left()
+            if share is not None:
+                share = share / (len(keys) - i)
+            r = _rate(game, groups[key], objective, session, share,
+                      root if first is not None and key == placement_key(first) else None)
+            nodes += r[1]
+            ratings.append(r[0])
+    order = {id(r): i for i, r in enumerate(ratings)}
+    ratings.sort(key=lambda r: _sort_key(r, order[id(r)]))
+    if not all_moves:
+        ratings = [r for r in ratings if r.verdict == WIN]
+    stats = {"seconds": round(time.monotonic() - t0, 3), "nodes": nodes,
+             "solves": session.solves, "placements": len(groups),
+             "table_entries": len(session.search.tt)}
+    return Hint(game, objective, root.verdict, root.value, root.optimal, root.bound,
+                root.best_progress, root.continuation if root.verdict != WIN else [],
+                ratings, stats)
+
+
+def _rate(game: Game, moves: list[Move], objective: str, session: Session,
+          time_limit: float | None, root: SolveResult | None) -> tuple[MoveRating, int]:
+    """Rate one placement (its ways to pay ``moves``). ``root``: the position's own win
+    whose first move is this placement (its line is reused for ``none`` and, when
+    optimal, for the other objectives)."""
+    if root is not None and (objective == "none" or root.optimal):
+        return MoveRating(root.continuation[0], WIN, root.value, root.optimal, root.bound,
+                          list(root.continuation), len(moves)), 0
+    t0 = time.monotonic()
+    nodes = 0
+    tried: list[tuple[Move, int, SolveResult]] = []
+    for i, mv in enumerate(moves):
+        share = None
+        if time_limit is not None:
+            share = max(0.01, (time_limit - (time.monotonic() - t0)) / (len(moves) - i))
+        child = game.copy()
+        child.push(mv)
+        res = session.solve(child, share)
+        nodes += res.stats.get("nodes", 0)
+        tried.append((mv, move_cost(game, mv, objective), res))
+        if objective == "none" and res.verdict == WIN:
+            break
+    wins = [(cost + (res.value or 0), i) for i, (_, cost, res) in enumerate(tried)
+            if res.verdict == WIN]
+    if not wins:
+        verdict = UNKNOWN if any(res.verdict == UNKNOWN for _, _, res in tried) else LOSS
+        mv, _, res = next(t for t in tried if t[2].verdict == verdict)
+        return MoveRating(mv, verdict, None, False, None, [mv] + res.continuation,
+                          len(moves)), nodes
+    value, i = min(wins)
+    mv, cost, res = tried[i]
+    rating = MoveRating(mv, WIN, None, False, None, [mv] + res.continuation, len(moves))
+    if objective != "none":
+        # proven best for this placement when no other way to pay can do better
+        lows = [None if r.bound is None else c + r.bound for _, c, r in tried
+                if r.verdict != LOSS]
+        bound = None if any(b is None for b in lows) else min(lows)
+        rating.value = value
+        rating.bound = bound
+        rating.optimal = bound == value
+    return rating, nodes
+
+
+# ---- analyse -----------------------------------------------------------------------------
+
+
+@dataclass
+class PositionVerdict:
+    """One position of an analysed game (after ``index`` moves): ``verdict``, ``value``
+    (objective from there, ``None`` unless a win was found), ``optimal``, ``bound``,
+    ``derived`` (no search: a later position is a win, so this one is too), the solve's
+    ``continuation``, ``nodes`` and ``seconds``."""
+
+    index: int
+    verdict: str
+    value: int | None = None
+    optimal: bool = False
+    bound: int | None = None
+    derived: bool = False
+    continuation: list[Move] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "verdict": self.verdict, "value": self.value,
+                "optimal": self.optimal, "bound": self.bound, "derived": self.derived,
+                "nodes": self.nodes, "seconds": self.seconds}
+
+
+@dataclass
+class Analysis:
+    """The answer of :func:`analyse`.
+
+    ``positions[i]``: the position after ``i`` moves (0: the start). ``moves[k-1]`` is move
+    ``k`` (counted from 1). ``losing_move``: the first move whose position before is a win
+    and after is a loss (``None`` if there is none: the game was won, or lost from the
+    start, or a limit left a verdict unknown there); ``first_proven_loss``: the first move
+    after which a loss is proven; ``best_instead`` and ``winning_line``: what the solver
+    would have played before the losing move, and its winning line from there.
+    ``spent_extra[k-1]``: for ``waste``, the cards move ``k`` gave away against best play
+    (``None`` unless both values are proven)."""
+
+    start: Deal | Game
+    moves: list[Move]
+    objective: str
+    positions: list[PositionVerdict]
+    spent_extra: list[int | None]
+    losing_move: int | None
+    first_proven_loss: int | None
+    best_instead: Move | None
+    winning_line: list[Move]
+    stats: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"moves": [{"index", "move", "before", "after", "spent_extra"}, …],
+        "losing_move", "first_proven_loss", "best_instead", "winning_line", "objective",
+        "positions", "stats"}`` (moves counted from 1)."""
+        rows = []
+        for k, mv in enumerate(self.moves, start=1):
+            rows.append({"index": k, "move": mv.to_json(),
+                         "before": self.positions[k - 1].verdict,
+                         "after": self.positions[k].verdict,
+                         "spent_extra": self.spent_extra[k - 1]})
+        return {
+            "objective": self.objective,
+            "moves": rows,
+            "losing_move": self.losing_move,
+            "first_proven_loss": self.first_proven_loss,
+            "best_instead": self.best_instead.to_json() if self.best_instead else None,
+            "winning_line": [m.to_json() for m in self.winning_line],
+            "positions": [p.to_json() for p in self.positions],
+            "stats": self.stats,
+        }
+
+
+def _fill_in(found: dict[int, PositionVerdict], moves: list[Move], games: list[Game],
+             objective: str) -> list[PositionVerdict]:
+    """Every position's verdict from the ones solved (``found``): a position before a win
+    is a win (the game's own moves lead to it; its value is theirs plus the win's), a
+    position after a loss is a loss; the rest stay ``unknown`` (``derived``)."""
+    n = len(moves)
+    pos: list[PositionVerdict | None] = [found.get(i) for i in range(n + 1)]
+    for i in range(n, 0, -1):
+        later, p = pos[i], pos[i - 1]
+        if later is not None and later.verdict == WIN and (p is None or p.verdict != WIN):
+            cost = move_cost(games[i - 1], moves[i - 1], objective)
+            value = None if later.value is None or objective == "none" else cost + later.value
+            pos[i - 1] = PositionVerdict(i - 1, WIN, value, False,
+                                         p.bound if p is not None else None, True,
+                                         moves[i - 1:i] + later.continuation,
+                                         p.nodes if p is not None else 0,
+                                         p.seconds if p is not None else 0.0)
+    for i in range(1, n + 1):
+        before = pos[i - 1]
+        if before is not None and before.verdict == LOSS and (pos[i] is None
+                                                               or pos[i].verdict != LOSS):
+            old = pos[i]
+            pos[i] = PositionVerdict(i, LOSS, derived=True,
+                                     nodes=old.nodes if old is not None else 0,
+                                     seconds=old.seconds if old is not None else 0.0)
+    return [p if p is not None else PositionVerdict(i, UNKNOWN, derived=True)
+            for i, p in enumerate(pos)]
+
+
+def positions_of(start: Deal | Game, moves: Sequence[Move]) -> list[Game]:
+    """The game after 0, 1, …, ``len(moves)`` of ``moves`` from ``start`` (each a
+    :class:`Game` with its history). Raises :class:`~model.errors.IllegalMoveError` (with
+    the 1-based move number) at the first illegal move."""
+    out = []
+    for i in range(len(moves) + 1):
+        rep = replay(start, moves[:i])
+        if rep.error is not None:
+            raise rep.error
+        out.append(rep.game)
+    return out
+
+
+def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
+            time_per_move: float | None = 10.0, reuse: bool = True,
+            memory_limit_mb: int = 2048) -> Analysis:
+    """Analyse the game of ``moves`` played from ``start`` (a deal or a position).
+
+    Each position solved gets ``time_per_move`` seconds (``None``: no limit). With
+    ``reuse`` (the default) one :class:`Session` serves all positions. For ``none`` the
+    verdicts along a game run win…, unknown…, loss… (a position before a win is a win,
+    one after a loss is a loss), so the positions are solved from the last backwards while
+    their losses are proven, and when a limit leaves one unknown, the earlier ones are
+    bisected for the last win; the others are ``derived`` (an unknown never solved stays
+    unknown). For ``waste``/``turns`` every position is solved, the last first. Without
+    ``reuse`` every position is solved afresh by a search of its own (for measuring what
+    the reuse saves). Raises
+    :class:`~model.errors.IllegalMoveError` for an illegal move of the game and
+    ``ValueError`` for an unknown objective.
+    """
+    if objective not in OBJECTIVES:
+        raise ValueError(f"unknown objective {objective!r}; valid: {', '.join(OBJECTIVES)}")
+    t0 = time.monotonic()
+    moves = list(moves)
+    games = positions_of(start, moves)
+    n = len(moves)
+    found: dict[int, PositionVerdict] = {}
+    session = Session(start, objective, memory_limit_mb, furthest="off") if reuse else None
+
+    def solve_at(i: int) -> PositionVerdict:
+        sess = session or Session(games[i], objective, memory_limit_mb, furthest="off")
+        res = sess.solve(games[i], time_per_move)
+        found[i] = PositionVerdict(i, res.verdict, res.value, res.optimal, res.bound, False,
+                                   list(res.continuation), res.stats.get("nodes", 0),
+                                   res.stats.get("seconds", 0.0))
+        return found[i]
+
+    if not reuse or objective != "none":
+        for i in range(n, -1, -1):  # every position, the last first
+            solve_at(i)
+    else:
+        # the verdicts run win… then unknown… then loss… along the game: a position before
+        # a win is a win, one after a loss is a loss. Backwards while losses are proven…
+        i = n
+        while i >= 0 and solve_at(i).verdict == LOSS:
+            i -= 1
+        if i >= 0 and found[i].verdict == UNKNOWN:
+            # …then bisect the positions before the first unknown for the last win
+            lo, hi = 0, i - 1
+            while lo <= hi:
+                mid = (lo + hi + 1) // 2
+                v = solve_at(mid).verdict
+                if v == WIN:
+                    lo = mid + 1
+                else:
+                    hi = mid - 1
+    positions = _fill_in(found, moves, games, objective)
+    spent: list[int | None] = []
+    for k in range(1, n + 1):
+        a, b = positions[k - 1], positions[k]
+        extra = None
+        if (objective != "none" and a.verdict == WIN and b.verdict == WIN and a.optimal
+                and b.optimal):
+            extra = move_cost(games[k - 1], moves[k - 1], objective) + b.value - a.value
+        spent.append(extra)
+    losing = next((k for k in range(1, n + 1) if positions[k - 1].verdict == WIN
+                   and positions[k].verdict == LOSS), None)
+    first_loss = next((k for k in range(1, n + 1) if positions[k].verdict == LOSS), None)
+    best_instead = None
+    line: list[Move] = []
+    if losing is not None:
+        line = list(positions[losing - 1].continuation)
+        best_instead = line[0] if line else None
+    stats = {"seconds": round(time.monotonic() - t0, 3),
+             "nodes": sum(p.nodes for p in positions),
+             "solved_positions": sum(not p.derived for p in positions),
+             "reuse": reuse}
+    return Analysis(start, moves, objective, positions, spent, losing, first_loss,
+                    best_instead, line, stats)
+
+
+__all__ = ["Analysis", "Hint", "IllegalMoveError", "MoveRating", "PositionVerdict", "analyse",
+           "hint", "move_cost", "placement_key", "positions_of"]
