@@ -3,13 +3,15 @@ order the DFS tries moves. Both are switches of :class:`~solver.state.Switches`;
 changes an answer (only the time it takes), which the tests check against the naive
 reference.
 
-* ``deepening`` (:func:`improve`): after the beam's win of value ``best``, prove the optimum
-  *bottom-up*: DFS with budget ``b = root bound``, then ``b + 1``, ... keeping the
-  transposition table (it holds lower bounds on the cost to go, valid for every budget). The
-  first budget that succeeds is the optimum (every smaller one failed); each failure raises
-  the proven bound to ``b + 1``, so a search stopped by a limit still reports the best bound
-  reached. Off: the top-down loop of issue 3 (budget ``best − 1`` until a search fails),
-  which improves the incumbent but proves nothing until it ends.
+* ``deepening`` (:func:`improve`): after the beam's win of value ``best``, two searches take
+  turns on the same transposition table (it holds lower bounds on the cost to go, valid for
+  every budget): *bottom-up*, DFS with budget ``lb`` (the proven bound; a failure proves
+  ``lb + 1``, a success is the optimum), and *top-down*, DFS with budget ``best − 1`` (a
+  success is a better incumbent, a failure proves ``best`` optimal). Each runs for a slice of
+  nodes (:data:`FIRST_SLICE`, doubled every round) and an unfinished slice is resumed with
+  the table it left. So a search stopped by a limit reports both a raised bound and an
+  improved incumbent. Off: the top-down loop of issue 3 alone (budget ``best − 1`` until a
+  search fails), which proves nothing until it ends.
 * ``pv_order`` (:class:`PVOrder`): the moves of the best known winning line (the beam's, then
   each better one the DFS finds) are stored by the key of the state they are played from;
   where the DFS meets such a state it tries that move first.
@@ -17,7 +19,7 @@ reference.
 
 from __future__ import annotations
 
-from solver.state import INF
+from solver.state import INF, Stop
 
 
 class PVOrder:
@@ -79,16 +81,57 @@ def _improve(s, best: list[tuple], best_value: int) -> tuple[list[tuple], int]:
             s.set_pv(best)
         return best, best_value
     root = s.snapshot()
-    b = s.root_bound()
-    while b < best_value:
-        s.deepening_budget = b
-        if s.dfs(b):
-            line = s.win_line
-            return line, s.line_cost(line)
-        # read by root_bound at this root only (the table may be off or lose the entry)
-        s.proven_lb = (root, b + 1)
-        b = max(b + 1, s.root_bound())
+    lb = s.root_bound()
+    size = FIRST_SLICE
+    while lb < best_value:
+        for upward in (True, False):
+            if lb >= best_value:
+                break
+            budget = lb if upward else best_value - 1
+            done, ok = _slice(s, budget, size, root)
+            if not done:
+                continue
+            if ok:
+                best = s.win_line
+                best_value = s.line_cost(best)
+                s.set_pv(best)
+            elif upward:
+                lb = max(budget + 1, s.root_bound())
+                # read by root_bound at this root only (the table may be off or lose the entry)
+                s.proven_lb = (root, lb)
+            else:
+                lb = best_value  # no win below the incumbent: it is optimal
+                s.proven_lb = (root, lb)
+        size *= 2
     return best, best_value
 
 
-__all__ = ["INF", "PVOrder", "improve"]
+#: Nodes of the first slice of each direction; each round doubles it.
+FIRST_SLICE = 4096
+
+
+def _slice(s, budget: int, size: int, root: tuple) -> tuple[bool, bool]:
+    """``s.dfs(budget)`` within ``size`` more nodes: (finished, found a win). A slice that
+    runs out goes back to ``root``; a limit of the search's own (time, nodes) is raised."""
+    import solver.exhaustive as ex  # its clock (a benchmark may count CPU seconds)
+
+    own = s.node_limit
+    lim = s.nodes + size
+    s.node_limit = lim if own is None else min(own, lim)
+    s.next_check = min(s.next_check, s.node_limit)
+    try:
+        return True, s.dfs(budget)
+    except Stop:
+        if ((own is not None and s.nodes >= own)
+                or (s.deadline is not None and ex.time.monotonic() > s.deadline)):
+            raise
+        s.path.clear()
+        s.restore(root)
+        return False, False
+    finally:
+        s.node_limit = own
+        if own is not None:
+            s.next_check = min(s.next_check, own)
+
+
+__all__ = ["FIRST_SLICE", "INF", "PVOrder", "improve"]

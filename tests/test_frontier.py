@@ -150,3 +150,25 @@ def test_deepening_reports_a_raised_bound_when_stopped() -> None:
     assert res.verdict == "win" and res.bound is not None
     assert static <= res.bound <= res.value
     assert res.bound < INF
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(deal=tiny_games())
+def test_deepening_slices_resumed_from_the_table_change_no_answer(deal: Deal) -> None:
+    """Tiny slices (a few nodes each) make every proof run out of its slice many times and
+    resume from the table it left: the answers stay the reference's."""
+    import solver.frontier
+
+    old = solver.frontier.FIRST_SLICE
+    solver.frontier.FIRST_SLICE = 3
+    try:
+        for objective in ("waste", "turns"):
+            want = reference_solve(deal, objective)
+            res = solve(deal, objective)
+            assert (res.verdict, res.value) == want, (objective, deal.seed, deal.players,
+                                                      deal.rules.to_dict())
+            if res.verdict == "win":
+                assert res.optimal and res.bound == res.value
+    finally:
+        solver.frontier.FIRST_SLICE = old
