@@ -106,8 +106,9 @@ def analyse(record: str, objective: str, time_per_move: float, memory_limit: int
             out.print(g.move_text(mv), highlight=False)
             g.push(mv)
     unknown = sum(p.verdict == UNKNOWN for p in a.positions)
-    out.print(Text(f"{len(plan.moves)} moves · {a.stats['solved_positions']} positions "
-                   f"searched · {unknown} unknown · {a.stats['seconds']:.2f} s", style="dim"))
+    out.print(Text(f"{count_text(len(plan.moves), 'move')} · "
+                   f"{count_text(a.stats['solved_positions'], 'position')} searched · "
+                   f"{unknown} unknown · {a.stats['seconds']:.2f} s", style="dim"))
 
 
 def summary(a, plan) -> str:
@@ -126,6 +127,7 @@ def summary(a, plan) -> str:
     if first == "loss":
         return "No losing move: the start was already lost."
     if a.first_proven_loss is not None:
-        return (f"A loss is proven after move {a.first_proven_loss}; the searches ran out of "
-                "time just before it, so the losing move itself is not proven.")
+        return (f"A loss is proven after move {a.first_proven_loss}; the positions just "
+                "before it stayed unknown within the time per move, so the losing move itself "
+                "is not proven.")
     return "No losing move found: the game is still winnable or the searches ran out of time."

@@ -54,8 +54,8 @@ def hint(source: str | None, seed: int | None, players: int, rule_options: tuple
 
     \b
     Examples:
-      ascent hint game.json --step 20
-      ascent hint game.json --step 20 --objective waste --all
+      ascent hint game.json --step 5
+      ascent hint game.json --step 5 --objective waste --all
       ascent hint --seed 1 --json
     """
     if time_limit != time_limit:  # NaN passes FloatRange

@@ -195,7 +195,7 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
       ascent solve --seed 7 --players 3 --objective waste --time-limit 30
       ascent solve --deal my-table.txt --json > answer.json
       ascent solve --seed 1 --solver cpsat --time-limit 60
-      ascent solve game.json --step 20 --objective waste
+      ascent solve game.json --step 5 --objective waste
     """
     if time_limit is not None and time_limit != time_limit:  # NaN passes FloatRange
         raise CliError("--time-limit must be a number of seconds, not nan")
@@ -205,7 +205,7 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
         check_writable(output)
     name, deal, note = resolve_start(source, deal_file, seed, players, rule_options, step,
                                      players_given)
-    add_start_note(ctx, note)
+    add_start_note(note)
     if isinstance(deal, Game) and solver_name != "dfs":
         from solver.cpsat import POSITION_UNSUPPORTED
 

@@ -69,7 +69,7 @@ def describe_start(start: Deal | Game) -> str:
     return f"the position {where} (turn {start.turn + 1}, player {start.to_move + 1} to move)"
 
 
-def add_start_note(ctx: click.Context, note: str | None) -> None:
+def add_start_note(note: str | None) -> None:
     """Print ``note`` on standard error as ``ascent: note: ...``."""
     if note:
         click.echo(f"ascent: note: {note}", err=True)

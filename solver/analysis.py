@@ -162,6 +162,11 @@ def hint(game: Game, objective: str = "none", time_limit: float | None = 10.0,
     else:
         for i, key in enumerate(keys):
             share = left()
+            if deadline is not None and time.monotonic() >= deadline:  # out of time
+                mv = groups[key][0]
+                ratings.append(MoveRating(mv, UNKNOWN, choices=len(groups[key]), line=[mv],
+                                          derived=True))
+                continue
             if share is not None:
                 share = share / (len(keys) - i)
             r = _rate(game, groups[key], objective, session, share,
@@ -170,12 +175,25 @@ def hint(game: Game, objective: str = "none", time_limit: float | None = 10.0,
             ratings.append(r[0])
     order = {id(r): i for i, r in enumerate(ratings)}
     ratings.sort(key=lambda r: _sort_key(r, order[id(r)]))
+    verdict, value, optimal, bound = root.verdict, root.value, root.optimal, root.bound
+    if verdict == UNKNOWN and ratings:
+        # the position's own search ran out, its moves' searches may still decide it: a
+        # winning move makes it a win, every move lost makes it a loss
+        if ratings[0].verdict == WIN:
+            verdict, value = WIN, ratings[0].value
+            optimal = objective != "none" and all(
+                r.optimal for r in ratings if r.verdict == WIN) and all(
+                r.verdict == LOSS for r in ratings if r.verdict != WIN)
+            optimal = optimal and ratings[0].optimal
+            bound = value if optimal else bound
+        elif all(r.verdict == LOSS for r in ratings):
+            verdict = LOSS
     if not all_moves:
         ratings = [r for r in ratings if r.verdict == WIN]
     stats = {"seconds": round(time.monotonic() - t0, 3), "nodes": nodes,
              "solves": session.solves, "placements": len(groups),
              "table_entries": len(session.search.tt)}
-    return Hint(game, objective, root.verdict, root.value, root.optimal, root.bound,
+    return Hint(game, objective, verdict, value, optimal, bound,
                 root.best_progress, root.continuation if root.verdict != WIN else [],
                 ratings, stats)
 
@@ -194,18 +212,24 @@ def _rate(game: Game, moves: list[Move], objective: str, session: Session,
     for i, mv in enumerate(moves):
         share = None
         if time_limit is not None:
+            if tried and time.monotonic() - t0 >= time_limit:
+                break  # out of time: the ways to pay not tried stay unknown
             share = max(0.01, (time_limit - (time.monotonic() - t0)) / (len(moves) - i))
         child = game.copy()
         child.push(mv)
-        res = session.solve(child, share)
+        res = session.solve(child, share, furthest="off")
         nodes += res.stats.get("nodes", 0)
         tried.append((mv, move_cost(game, mv, objective), res))
         if objective == "none" and res.verdict == WIN:
             break
+    complete = len(tried) == len(moves)
     wins = [(cost + (res.value or 0), i) for i, (_, cost, res) in enumerate(tried)
             if res.verdict == WIN]
     if not wins:
-        verdict = UNKNOWN if any(res.verdict == UNKNOWN for _, _, res in tried) else LOSS
+        verdict = LOSS if complete and all(r.verdict == LOSS for _, _, r in tried) else UNKNOWN
+        if not any(r.verdict == verdict for _, _, r in tried):  # not all ways tried
+            mv = tried[0][0]
+            return MoveRating(mv, UNKNOWN, None, False, None, [mv], len(moves)), nodes
         mv, _, res = next(t for t in tried if t[2].verdict == verdict)
         return MoveRating(mv, verdict, None, False, None, [mv] + res.continuation,
                           len(moves)), nodes
@@ -216,7 +240,7 @@ def _rate(game: Game, moves: list[Move], objective: str, session: Session,
         # proven best for this placement when no other way to pay can do better
         lows = [None if r.bound is None else c + r.bound for _, c, r in tried
                 if r.verdict != LOSS]
-        bound = None if any(b is None for b in lows) else min(lows)
+        bound = None if not complete or any(b is None for b in lows) else min(lows)
         rating.value = value
         rating.bound = bound
         rating.optimal = bound == value

@@ -67,11 +67,12 @@ class Session:
         return Search(start, self.objective, sw, None, None, self.progress)
 
     def solve(self, position: Deal | Game, time_limit: float | None = None,
-              node_limit: int | None = None) -> SolveResult:
+              node_limit: int | None = None, furthest: str | None = None) -> SolveResult:
         """Solve from ``position`` (a :class:`Game` of this game, or the root deal) within
         ``time_limit`` seconds and ``node_limit`` nodes (``None``: no limit), reusing the
         table. The answer is that of :func:`solver.solve` from ``position`` (its
-        ``stats`` count this position's work only; ``table_entries`` the shared table)."""
+        ``stats`` count this position's work only; ``table_entries`` the shared table).
+        ``furthest``: this solve's furthest-line mode (default: the session's)."""
         game = Game(position) if isinstance(position, Deal) else position
         search = self.search
         try:
@@ -81,4 +82,7 @@ class Session:
         deadline = time.monotonic() + time_limit if time_limit is not None else None
         search.begin(deadline, node_limit)
         self.solves += 1
-        return search.run(self.beam_schedule, self.furthest)
+        mode = self.furthest if furthest is None else furthest
+        if mode not in FURTHEST_MODES:
+            raise ValueError(f"unknown furthest mode {mode!r}; valid: {', '.join(FURTHEST_MODES)}")
+        return search.run(self.beam_schedule, mode)

@@ -189,12 +189,17 @@ def test_relabelling_colours_changes_nothing_but_colours(deal: Deal, data: st.Da
 
 # ---- determinism: byte-identical JSON ----------------------------------------------------
 
+def _untimed(stats: dict) -> dict:
+    return {k: (_untimed(v) if isinstance(v, dict) else v) for k, v in stats.items()
+            if k != "seconds" and "per_second" not in k and "rate" not in k}
+
+
 def stable_json(res: Any) -> str:
     """``res.to_json()`` without ``stats.seconds`` and rates (``*per_second*``, ``*rate*``),
-    as JSON text with sorted keys."""
+    also inside ``stats`` (the proof's and the furthest search's), as JSON text with sorted
+    keys."""
     d = res.to_json()
-    d["stats"] = {k: v for k, v in d["stats"].items()
-                  if k != "seconds" and "per_second" not in k and "rate" not in k}
+    d["stats"] = _untimed(d["stats"])
     return json.dumps(d, sort_keys=True)
 
 
