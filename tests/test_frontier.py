@@ -99,7 +99,7 @@ def test_window_bound_holds_along_a_real_size_win(players: int) -> None:
     found = None
     for seed in range(1, 6):
         deal = Deal.from_seed(seed, players, RuleSet())
-        moves = heuristic_win(deal, "waste", time_limit=20)
+        moves = heuristic_win(deal, "none", time_limit=10)  # any win: the bound is below all
         if moves:
             found = (deal, moves)
             break
