@@ -7,6 +7,9 @@ count, the share resolved and the median and 95th-percentile seconds; which solv
 portfolio's answers; and every disagreement (two proven verdicts, or two proven optima, that
 differ), which must be zero.
 
+Outputs go to a new folder ``bench-DATE-TIME`` in the current directory unless ``--out``
+names one; Ctrl-C (or SIGTERM) writes the report of the solves done so far (exit 130).
+
 Usage::
 
     python -m benchmarks.compare --solvers dfs,cpsat,portfolio --players 1 --seeds 1-20
@@ -25,13 +28,16 @@ from typing import Any, Sequence
 
 from benchmarks.solve import (
     CORPUS,
-    DEFAULT_OUT,
+    STOP,
     BenchmarkError,
+    install_interrupts,
     machine,
+    new_out_dir,
     parse_int_list,
     percentile,
     read_rows,
     resolve_solver,
+    restore_interrupts,
     run_job,
 )
 
@@ -48,7 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--objective", default="none", choices=["none", "waste", "turns"])
     p.add_argument("--time-limit", type=float, default=10.0, help="seconds per solve (default 10)")
     p.add_argument("--memory-limit", type=int, default=2048, help="MB per solve (default 2048)")
-    p.add_argument("--out", default=str(DEFAULT_OUT), help="output directory")
+    p.add_argument("--out", default=None,
+                   help="output directory (default: a new folder bench-DATE-TIME here)")
     p.add_argument("--resume", action="store_true", help="keep solves already in the JSONL")
     p.add_argument("--rules", action="append", default=[], metavar="K=V")
     p.add_argument("--quiet", action="store_true")
@@ -144,11 +151,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
     command = "python -m benchmarks.compare " + " ".join(shlex.quote(a) for a in argv)
+    old = install_interrupts()
     try:
         return run(args, command)
     except BenchmarkError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    finally:
+        restore_interrupts(old)
 
 
 def run(args: argparse.Namespace, command: str) -> int:
@@ -170,8 +183,13 @@ def run(args: argparse.Namespace, command: str) -> int:
         RuleSet.from_options(args.rules)
     except RuleOptionError as exc:
         raise BenchmarkError(str(exc)) from None
-    out_dir = Path(args.out)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    if args.resume and args.out is None:
+        raise BenchmarkError("--resume needs --out DIR (the folder of the run to continue)")
+    if args.out is None:
+        out_dir = new_out_dir()
+    else:
+        out_dir = Path(args.out)
+        out_dir.mkdir(parents=True, exist_ok=True)
     stem = f"compare-{'-'.join(solvers)}-{args.objective}"
     if args.rules:
         stem += "-" + "-".join(r.replace("=", "_") for r in args.rules)
@@ -181,6 +199,25 @@ def run(args: argparse.Namespace, command: str) -> int:
         jsonl.write_text("", encoding="utf-8")
     done = {(r["solver"], r["players"], r["seed"]) for r in rows}
     corpus = [(p, s) for p in players for s in (seeds if seeds is not None else CORPUS[p])]
+    STOP.clear()
+    try:
+        _run_all(corpus, solvers, done, rows, args, jsonl)
+    except KeyboardInterrupt:  # Ctrl-C/SIGTERM: the report of the solves done so far
+        STOP.set()
+        if rows:
+            md_path.write_text(markdown(rows, args, solvers, command), encoding="utf-8")
+        print(f"interrupted: {len(rows)} solves done; report of those in "
+              f"{md_path if rows else out_dir}; continue with --resume --out {shlex.quote(str(out_dir))}",
+              file=sys.stderr)
+        return 130
+    md_path.write_text(markdown(rows, args, solvers, command), encoding="utf-8")
+    if not args.quiet:
+        print(f"wrote {md_path}", file=sys.stderr)
+    return 1 if disagreements(rows) else 0
+
+
+def _run_all(corpus: list, solvers: list[str], done: set, rows: list[dict[str, Any]],
+             args: argparse.Namespace, jsonl: Path) -> None:
     for p, seed in corpus:
         for solver in solvers:
             if (solver, p, seed) in done:
@@ -188,6 +225,8 @@ def run(args: argparse.Namespace, command: str) -> int:
             job = dict(players=p, seed=seed, rules=list(args.rules), objective=args.objective,
                        time_limit=args.time_limit, memory_limit=args.memory_limit, solver=solver)
             row = run_job(job)
+            if row is None:  # stopped
+                raise KeyboardInterrupt
             rows.append(row)
             with jsonl.open("a", encoding="utf-8") as fh:
                 fh.write(json.dumps(row) + "\n")
@@ -195,10 +234,6 @@ def run(args: argparse.Namespace, command: str) -> int:
                 print(f"{solver:>9} {p}p seed {seed}: {row['verdict']} {row['seconds']} s"
                       + (f" (by {row.get('proved_by')})" if solver == "portfolio" else ""),
                       file=sys.stderr, flush=True)
-    md_path.write_text(markdown(rows, args, solvers, command), encoding="utf-8")
-    if not args.quiet:
-        print(f"wrote {md_path}", file=sys.stderr)
-    return 1 if disagreements(rows) else 0
 
 
 if __name__ == "__main__":

@@ -12,8 +12,10 @@ Every deal runs in its own Python subprocess (``--jobs`` at a time), so that
   recorded as ``unknown`` with an ``error``; a solve that crashes is recorded as verdict
   ``error`` with the tail of its stderr. Neither stops the benchmark.
 
-Outputs in ``--out`` (default ``benchmarks/results/``), named
-``solve-<solver>-<objective>[-<rules>]``:
+Outputs in ``--out``, named ``solve-<solver>-<objective>[-<rules>]``. Without ``--out`` a
+new folder ``bench-<date>-<time>`` is made in the current directory: a run never
+overwrites earlier results (the committed ``benchmarks/results/`` included) unless
+``--out`` names their folder.
 
 * ``.jsonl``: one row per deal: players, seed, verdict, seconds (wall time of the solve call
   in the subprocess), nodes, nodes_per_second, value, optimal, bound, best_progress,
@@ -23,8 +25,13 @@ Outputs in ``--out`` (default ``benchmarks/results/``), named
   median and 95th-percentile seconds; nodes per second; peak memory) with a header giving
   the date, the machine and the command line.
 
-``--resume`` keeps the rows already in the ``.jsonl`` (same solver, objective, rules and
-time limit) and runs only the missing deals.
+``--resume`` (with ``--out``) keeps the rows already in the ``.jsonl`` (same solver,
+objective and rules) that are done: proven answers, and unknowns reached with a time limit
+at least the current one. It runs the missing deals and retries the unknowns and errors when
+the limit grew; the files end with one row per deal (the newest), never duplicates.
+
+Ctrl-C (or SIGTERM) stops the run: the deals being solved are stopped, the table of the deals
+done so far is written, and the exit code is 130; ``--resume`` continues.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ import csv
 import datetime as _dt
 import importlib
 import inspect
+import io
 import json
 import math
 import os
@@ -77,6 +85,9 @@ CORPUS = {1: range(1, 201), 2: range(1, 51), 3: range(1, 51), 4: range(1, 51), 5
 TARGET_RESOLVED = {1: 0.95, 2: 0.90, 3: 0.90, 4: 0.90, 5: 0.90}
 TARGET_SOLO_MEDIAN_S = 0.5
 TARGET_PEAK_MB = 2048
+
+#: Set on Ctrl-C/SIGTERM: running jobs kill their subprocess and return ``None``.
+STOP = threading.Event()
 
 ROW_FIELDS = [
     "players", "seed", "verdict", "seconds", "nodes", "nodes_per_second", "value", "optimal",
@@ -141,8 +152,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--memory-limit", type=int, default=2048,
                    help="MB per solve, passed to solvers that take memory_limit_mb (default 2048)")
     p.add_argument("--jobs", type=int, default=1, help="deals solved at once (default 1)")
-    p.add_argument("--out", default=str(DEFAULT_OUT), help="output directory (default benchmarks/results/)")
-    p.add_argument("--resume", action="store_true", help="keep rows already in the JSONL; run only missing deals")
+    p.add_argument("--out", default=None,
+                   help="output directory (default: a new folder bench-DATE-TIME here; "
+                        "name benchmarks/results to update the committed figures)")
+    p.add_argument("--resume", action="store_true",
+                   help="with --out: keep the done rows of the JSONL; run the missing deals "
+                        "and retry unknowns when --time-limit grew")
     p.add_argument("--solver", default="dfs",
                    help=f"{' | '.join(SOLVERS)} or module:function (default dfs)")
     p.add_argument("--rules", action="append", default=[], metavar="K=V",
@@ -198,9 +213,10 @@ def _worker_main(argv: Sequence[str]) -> int:
 
 # ---- the parent: run one job in a subprocess ----------------------------------------------
 
-def run_job(job: dict[str, Any]) -> dict[str, Any]:
+def run_job(job: dict[str, Any]) -> dict[str, Any] | None:
     """Run ``job`` in a fresh subprocess; return the full row. Never raises for a failing or
-    hanging solve: those become rows with ``error`` set."""
+    hanging solve: those become rows with ``error`` set. ``None`` when :data:`STOP` was set
+    (the run was interrupted) before the solve ended."""
     base = {k: job[k] for k in ("players", "seed", "solver", "objective", "time_limit")}
     base["rules"] = " ".join(job["rules"])
     hard_limit = job["time_limit"] * 1.5 + 30.0
@@ -212,14 +228,25 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
             [sys.executable, "-m", "benchmarks.solve", "--worker", json.dumps(job)],
             cwd=ROOT, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
         killed = False
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid == proc.pid:
-                break
-            if time.monotonic() - start > hard_limit and not killed:
-                proc.kill()
-                killed = True
-            time.sleep(0.02)
+        stopped = False
+        try:
+            while True:
+                pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+                if pid == proc.pid:
+                    break
+                if time.monotonic() - start > hard_limit and not killed:
+                    proc.kill()
+                    killed = True
+                if STOP.is_set() and not stopped:
+                    proc.kill()
+                    stopped = True
+                time.sleep(0.02)
+        except KeyboardInterrupt:  # (in the main thread: benchmarks.compare) no orphan solve
+            proc.kill()
+            proc.wait()
+            raise
+        if stopped:
+            return None
         proc.returncode = os.waitstatus_to_exitcode(status)  # reaped by wait4 above
         wall = time.monotonic() - start
         # ru_maxrss is in kilobytes on Linux, bytes on macOS
@@ -375,10 +402,49 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
     if path.exists():
         for line in path.read_text(encoding="utf-8").splitlines():
             try:
-                rows.append(json.loads(line))
+                row = json.loads(line)
             except json.JSONDecodeError:
                 continue
+            if isinstance(row, dict):
+                rows.append(row)
     return rows
+
+
+def is_done(row: dict[str, Any], time_limit: float) -> bool:
+    """A row ``--resume`` keeps: a proven answer (a loss, a win for objective ``none``, a
+    proven optimum), or an answer reached with a time limit at least ``time_limit`` (a
+    larger limit retries unknowns and unproven optima). Errors are always retried."""
+    verdict = row.get("verdict")
+    if verdict == "error" or row.get("error"):
+        return False
+    if verdict == "loss" or (verdict == "win" and (row.get("objective") == "none" or row.get("optimal"))):
+        return True
+    try:
+        return float(row.get("time_limit") or 0) >= time_limit
+    except (TypeError, ValueError):
+        return False
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Replace ``path`` by ``text`` whole or not at all (temporary file, then rename)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def new_out_dir(base: Path | None = None) -> Path:
+    """A new folder ``bench-YYYYmmdd-HHMMSS`` (``-2``, ``-3``... if taken) in ``base``
+    (the current directory by default)."""
+    base = base or Path.cwd()
+    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%d-%H%M%S")
+    for i in range(1, 1000):
+        path = base / (f"bench-{stamp}" + (f"-{i}" if i > 1 else ""))
+        try:
+            path.mkdir(parents=True)
+            return path
+        except FileExistsError:
+            continue
+    raise BenchmarkError(f"no free folder name bench-{stamp}-N in {base}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -386,11 +452,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] == ["--worker"]:
         return _worker_main(argv[1:])
     args = build_parser().parse_args(argv)
+    old = install_interrupts()
     try:
         return run(args, "python -m benchmarks.solve " + " ".join(shlex.quote(a) for a in argv))
     except BenchmarkError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # before any deal ran (e.g. while starting)
+        print("interrupted", file=sys.stderr)
+        return 130
+    finally:
+        restore_interrupts(old)
+
+
+def install_interrupts() -> dict[int, Any]:
+    """SIGTERM stops a benchmark as Ctrl-C does (a :class:`KeyboardInterrupt`)."""
+    import signal
+
+    def on_term(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {signal.SIGINT: signal.signal(signal.SIGINT, signal.default_int_handler),
+            signal.SIGTERM: signal.signal(signal.SIGTERM, on_term)}
+
+
+def restore_interrupts(old: dict[int, Any]) -> None:
+    import signal
+
+    for signum, handler in old.items():
+        signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
 
 
 def run(args: argparse.Namespace, command: str) -> int:
@@ -411,32 +503,49 @@ def run(args: argparse.Namespace, command: str) -> int:
         raise BenchmarkError(str(exc)) from None
     resolve_solver(args.solver)  # fail early and cleanly on an unknown solver
 
-    out_dir = Path(args.out)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    if args.resume and args.out is None:
+        raise BenchmarkError("--resume needs --out DIR (the folder of the run to continue)")
+    if args.out is None:
+        out_dir = new_out_dir()
+    else:
+        out_dir = Path(args.out)
+        out_dir.mkdir(parents=True, exist_ok=True)
     base = out_dir / stem(args)
     jsonl, csv_path, md_path = (base.with_suffix(x) for x in (".jsonl", ".csv", ".md"))
 
     corpus = [(p, s) for p in players for s in (seeds if seeds is not None else CORPUS[p])]
-    same = dict(solver=args.solver, objective=args.objective, time_limit=args.time_limit,
-                rules=" ".join(args.rules))
+    same = dict(solver=args.solver, objective=args.objective, rules=" ".join(args.rules))
     done: dict[tuple[int, int], dict[str, Any]] = {}
+    kept: dict[tuple[int, int], dict[str, Any]] = {}  # rows of other runs in the same file
     if args.resume:
-        for r in read_rows(jsonl):
+        for r in read_rows(jsonl):  # the newest row of a deal wins
+            try:
+                key = (int(r["players"]), int(r["seed"]))
+            except (KeyError, TypeError, ValueError):
+                continue
             if all(r.get(k) == v for k, v in same.items()):
-                done[(r["players"], r["seed"])] = r
+                done[key] = r
+            else:
+                kept[key] = r
+        done = {k: r for k, r in done.items() if is_done(r, args.time_limit)}
     else:
-        jsonl.write_text("", encoding="utf-8")
+        write_whole(jsonl, "")
     todo = [(p, s) for p, s in corpus if (p, s) not in done]
     if not args.quiet:
-        print(f"{len(corpus)} deals, {len(corpus) - len(todo)} already done, {len(todo)} to run",
-              file=sys.stderr)
+        print(f"{len(corpus)} deals, {len(corpus) - len(todo)} already done, {len(todo)} to run; "
+              f"writing to {out_dir}", file=sys.stderr)
     lock = threading.Lock()
+    STOP.clear()
 
-    def one(ps: tuple[int, int]) -> dict[str, Any]:
+    def one(ps: tuple[int, int]) -> dict[str, Any] | None:
+        if STOP.is_set():
+            return None
         job = {"players": ps[0], "seed": ps[1], "rules": list(args.rules),
                "objective": args.objective, "time_limit": args.time_limit,
                "memory_limit": args.memory_limit, "solver": args.solver}
         row = run_job(job)
+        if row is None:
+            return None
         with lock:
             with jsonl.open("a", encoding="utf-8") as f:
                 f.write(json.dumps(row) + "\n")
@@ -447,16 +556,35 @@ def run(args: argparse.Namespace, command: str) -> int:
                       + (f" ({row['error']})" if row.get("error") else ""), file=sys.stderr)
         return row
 
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        list(pool.map(one, todo))
+    interrupted = False
+    pool = ThreadPoolExecutor(max_workers=args.jobs)
+    try:
+        futures = [pool.submit(one, ps) for ps in todo]
+        for fut in futures:
+            fut.result()
+    except KeyboardInterrupt:
+        interrupted = True
+        STOP.set()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
     rows = [done[ps] for ps in corpus if ps in done]
-    with csv_path.open("w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=ROW_FIELDS, extrasaction="ignore")
-        w.writeheader()
-        w.writerows(rows)
+    # one row per deal: rewrite the JSONL without the rows that were retried
+    others = [r for k, r in kept.items()]
+    write_whole(jsonl, "".join(json.dumps(r) + "\n" for r in others + rows))
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=ROW_FIELDS, extrasaction="ignore")
+    w.writeheader()
+    w.writerows(rows)
+    write_whole(csv_path, buf.getvalue())
     standard = not args.rules or rules == RuleSet.standard()
-    md_path.write_text(markdown(rows, args, command, standard), encoding="utf-8")
+    if rows:
+        write_whole(md_path, markdown(rows, args, command, standard))
+    if interrupted:
+        print(f"interrupted: {len(rows)} of {len(corpus)} deals done; table of those in "
+              f"{md_path if rows else out_dir}; continue with --resume --out {shlex.quote(str(out_dir))}",
+              file=sys.stderr)
+        return 130
     if not args.quiet:
         print(f"wrote {md_path}, {csv_path}, {jsonl}", file=sys.stderr)
     return 0

@@ -46,6 +46,7 @@ def analyse(record: str, objective: str, time_per_move: float, memory_limit: int
 
     \b
     Examples:
+      ascent solve --seed 3 --rules preset=tiny --output game.json
       ascent analyse game.json
       ascent analyse game.json --objective waste --time-per-move 5
       ascent analyse game.json --json > analysis.json

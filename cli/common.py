@@ -10,10 +10,18 @@ The command line is a thin layer over :mod:`model`; nothing here decides a rule.
   ``--seed N --players P --rules K=V``.
 * :func:`render_game` draws a position as a player sees it: the mountain as a pyramid with
   the peak on top, then the hands, decks and the cards out of the game.
+
+Shared pieces for every command (issue 7), in their own modules: :mod:`cli.files` (the
+bounded reader :func:`~cli.files.read_input`, the whole-or-nothing writer
+:func:`~cli.files.write_new_file` and :func:`~cli.files.check_new_file`),
+:mod:`cli.options` (option types with ranges and ASCII digits: ``SEED``, ``PLAYERS``...),
+:mod:`cli.signals` (SIGINT and SIGTERM both stop a command as Ctrl-C does) and
+:func:`emit_answer` (print an answer, write it to a file, never lose it).
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -27,7 +35,7 @@ from rich.text import Text
 from model.cards import Card, parse_card
 from model.deal import Deal
 from model.errors import AscentError, IllegalMoveError
-from model.game import LOSS, WIN, Game
+from model.game import LOSS, WIN, Game, count_text
 from model.records import Plan, load
 from model.rules import RuleSet
 
@@ -43,6 +51,13 @@ EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as other command-line tools end
 PROG = "ascent"
 
 
+#: errno values of a failed write to standard output (full disk, quota, file size limit).
+_WRITE_ERRNOS = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO}
+
+#: The longest error line printed (characters); longer messages are cut with ``…``.
+MAX_MESSAGE = 400
+
+
 class CliError(click.ClickException):
     """An error reported as one line ``ascent: error: <message>`` with ``exit_code``."""
 
@@ -51,11 +66,18 @@ class CliError(click.ClickException):
         self.exit_code = exit_code
 
     def show(self, file: Any = None) -> None:  # noqa: D401 - click API
-        click.echo(f"{PROG}: error: {self.message}", file=file or sys.stderr)
+        stream = file or sys.stderr
+        if stream is None:  # standard error is closed: say nothing rather than on stdout
+            return
+        try:
+            click.echo(f"{PROG}: error: {self.message}", file=stream)
+        except (OSError, ValueError):
+            pass
 
 
 def _one_line(message: str) -> str:
-    return " ".join(str(message).split()) or "unknown error"
+    text = " ".join(str(message).split()) or "unknown error"
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
 
 
 def error_for(exc: BaseException) -> CliError:
@@ -63,8 +85,9 @@ def error_for(exc: BaseException) -> CliError:
 
     ``AscentError`` (engine: bad card, deal, position, record, rule option, illegal move),
     ``json.JSONDecodeError``, click's usage errors and ``OSError`` give exit code 2;
-    ``KeyboardInterrupt`` 130. Anything else is an internal error (exit 70); its traceback is
-    shown only when the environment variable ``ASCENT_DEBUG`` is set.
+    ``KeyboardInterrupt`` (Ctrl-C, and SIGTERM through :mod:`cli.signals`) 130. Anything
+    else is an internal error (exit 70); its traceback is shown only when the environment
+    variable ``ASCENT_DEBUG`` is set.
     """
     if isinstance(exc, CliError):
         return exc
@@ -78,14 +101,72 @@ def error_for(exc: BaseException) -> CliError:
     if isinstance(exc, (AscentError, json.JSONDecodeError, UnicodeError)):
         return CliError(str(exc), EXIT_BAD_INPUT)
     if isinstance(exc, OSError):
+        if getattr(exc, "filename", None) is None and exc.errno in _WRITE_ERRNOS:
+            _silence_stdout()  # (inputs are read with a file name; this was the output)
+            return CliError(f"cannot write standard output ({exc.strerror or exc})", EXIT_BAD_INPUT)
         name = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
         return CliError(f"{name}{exc.strerror or exc}", EXIT_BAD_INPUT)
     if isinstance(exc, (KeyboardInterrupt, click.Abort)):
         return CliError("interrupted", EXIT_INTERRUPTED)
+    if isinstance(exc, MemoryError):
+        return CliError("out of memory (give a smaller input or --memory-limit)", EXIT_BAD_INPUT)
     return CliError(
         f"internal error: {type(exc).__name__}: {exc} (set ASCENT_DEBUG=1 for the traceback)",
         EXIT_INTERNAL,
     )
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that Python's last flush at exit cannot fail
+    again ("Exception ignored ... BrokenPipeError" or "No space left on device"). Only when
+    ``sys.stdout`` is descriptor 1 (not when a test runner has replaced it)."""
+    try:
+        if sys.stdout is not None and sys.stdout.fileno() != 1:
+            return
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    except OSError:
+        pass
+
+
+def _occupy_closed_std_fds() -> set[int]:
+    """Give every closed descriptor 0, 1, 2 a /dev/null, so that no file the command opens
+    lands on it (a plan written where a library's log goes); returns the ones that were
+    closed. Python has set the matching ``sys.std*`` to ``None`` at start-up."""
+    closed = set()
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            closed.add(fd)
+    for fd in sorted(closed):
+        try:
+            new = os.open(os.devnull, os.O_RDWR)
+            if new != fd:
+                os.dup2(new, fd)
+                os.close(new)
+        except OSError:
+            pass
+    return closed
+
+
+def flush_stdout() -> None:
+    """Flush standard output now; a full disk (``> /dev/full``) or another write error
+    becomes :class:`CliError` (exit 2), a closed pipe ``BrokenPipeError``."""
+    if sys.stdout is None:
+        return
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except (OSError, ValueError) as exc:
+        _silence_stdout()
+        why = getattr(exc, "strerror", None) or exc.__class__.__name__
+        raise CliError(f"cannot write standard output ({why})") from None
 
 
 class AscentGroup(click.Group):
@@ -93,7 +174,11 @@ class AscentGroup(click.Group):
 
     Every exception raised while parsing arguments or running a command is turned into one
     line on standard error by :func:`error_for` and the matching exit code. ``--help`` and
-    ``--version`` behave as usual.
+    ``--version`` behave as usual; the group alone (no arguments) prints its help (exit 0).
+    SIGINT and SIGTERM both stop a command as Ctrl-C does (:mod:`cli.signals`, exit 130).
+    A closed standard output is an error before anything runs; a closed standard error
+    silences the messages (never sends them to standard output); output that cannot be
+    written (``> /dev/full``) is an error (exit 2).
     """
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
@@ -103,21 +188,55 @@ class AscentGroup(click.Group):
         as one line on standard error and ``sys.exit`` with its code."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        from cli import signals
+
+        old_handlers = signals.install()
         try:
+            code = self._run(args, prog_name, complete_var, **extra)
+        finally:
+            signals.restore(old_handlers)
+        sys.exit(code)
+
+    def _run(self, args: Sequence[str] | None, prog_name: str | None,
+             complete_var: str | None, **extra: Any) -> int:
+        closed = _occupy_closed_std_fds()
+        if sys.stderr is None or 2 in closed:
+            sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+        try:
+            if sys.stdout is None or 1 in closed:
+                raise CliError("standard output is closed; nothing could be printed")
             rv = super().main(args, prog_name or PROG, complete_var, False, **extra)
-        except SystemExit:
-            raise
+            flush_stdout()
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+            try:
+                flush_stdout()
+            except CliError as err:
+                err.show()
+                return err.exit_code
+            except BrokenPipeError:
+                _silence_stdout()
+                return EXIT_BROKEN_PIPE
+            return code
         except BrokenPipeError:  # `ascent deal --seed 1 | head -1`: the reader left
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            sys.exit(EXIT_BROKEN_PIPE)
+            _silence_stdout()
+            return EXIT_BROKEN_PIPE
+        except click.exceptions.NoArgsIsHelpError as exc:  # `ascent` alone: its help
+            click.echo(exc.ctx.get_help())
+            return EXIT_OK
         except BaseException as exc:  # noqa: BLE001 - the whole point: no traceback
-            if os.environ.get("ASCENT_DEBUG") and not isinstance(exc, (AscentError, click.ClickException)):
+            if os.environ.get("ASCENT_DEBUG") and not isinstance(
+                    exc, (AscentError, click.ClickException, KeyboardInterrupt)):
                 raise
             err = error_for(exc)
+            try:
+                if sys.stdout is not None:
+                    sys.stdout.flush()
+            except (OSError, ValueError):
+                _silence_stdout()
             err.show()
-            sys.exit(err.exit_code)
-        sys.exit(rv if isinstance(rv, int) else EXIT_OK)
+            return err.exit_code
+        return rv if isinstance(rv, int) else EXIT_OK
 
     def invoke(self, ctx: click.Context) -> Any:
         """Invoke the subcommand; an interrupt becomes :class:`CliError` (exit 130)."""
@@ -126,8 +245,7 @@ class AscentGroup(click.Group):
         except KeyboardInterrupt:  # before click turns it into "Aborted!" with a blank line
             raise CliError("interrupted", EXIT_INTERRUPTED) from None
         except BrokenPipeError:  # before click's own EPIPE handling, which exits 1
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
+            _silence_stdout()
             raise SystemExit(EXIT_BROKEN_PIPE) from None
 
 
@@ -165,22 +283,37 @@ class Source:
     position: Game | None = None
 
 
-def load_source(path: str | None, seed: int | None = None, players: int = 1,
+def _given(name: str) -> bool:
+    """Whether the option ``name`` of the running command was given by the user (not its
+    default); ``True`` outside a click command or for an unknown name."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None or name not in ctx.params:
+        return True
+    source = ctx.get_parameter_source(name)
+    return source not in (None, click.core.ParameterSource.DEFAULT,
+                          click.core.ParameterSource.DEFAULT_MAP)
+
+
+def load_source(path: str | None, seed: int | None = None, players: int | None = None,
                 rule_options: Sequence[str] = ()) -> Source:
     """Read ``path`` (``-`` is standard input) with :func:`model.records.load`, or build the
-    deal of ``seed`` for ``players`` players.
+    deal of ``seed`` for ``players`` players (``None``: 1).
 
     ``rule_options`` (``K=V``) apply to a seeded deal and to a typed-in deal; a plan or a
-    position carries its own rules, so giving both is an error. Raises :class:`CliError`
-    for a missing or doubled source, :class:`~model.errors.AscentError` for bad content.
+    position carries its own rules, so giving both is an error. ``players`` applies to
+    ``--seed`` only: given with a file it is an error (a file has its own players). Raises
+    :class:`CliError` for a missing or doubled source, :class:`~model.errors.AscentError`
+    for bad content.
     """
-    rules = parse_rules(rule_options)
     if path is not None and seed is not None:
         raise CliError("give a file or --seed, not both")
+    if path is not None and players is not None and _given("players"):
+        raise CliError("--players applies to --seed; a file has its own players")
+    rules = parse_rules(rule_options)
     if path is None:
         if seed is None:
             raise CliError("give a POSITION or PLAN file (or - for standard input), or --seed N")
-        deal = Deal.from_seed(seed, players, rules or RuleSet.standard())
+        deal = Deal.from_seed(seed, players or 1, rules or RuleSet.standard())
         return Source("plan", f"seed {seed}", plan=Plan(deal))
     name = "<stdin>" if path == "-" else path
     kind, obj = load(path, rules)
@@ -300,9 +433,9 @@ def outcome_text(game: Game) -> str | None:
     """``win``/``loss`` sentence for a finished game, ``None`` while it goes on (R10, R12)."""
     outcome = game.outcome()
     if outcome == WIN:
-        return f"won: the Summit stands on the peak after {game.turn} turns"
+        return f"won: the Summit stands on the peak after {count_text(game.turn, 'turn')}"
     if outcome == LOSS:
-        return (f"lost after {game.turn} turns: player {game.to_move + 1} can neither play "
+        return (f"lost after {count_text(game.turn, 'turn')}: player {game.to_move + 1} can neither play "
                 "a card nor discard 2")
     return None
 
@@ -330,14 +463,15 @@ def render_game(game: Game, title: str | None = None) -> RenderableType:
         line.append(f"   deck: {len(game.decks[p])}", style="dim")
         parts.append(line)
     parts.append(Text(
-        f"Out of the game: {len(game.out)} cards · "
+        f"Out of the game: {count_text(len(game.out), 'card')} · "
         f"mountain: {game.filled_slots()} of {rules.mountain_slots} slots filled",
         style="dim",
     ))
     result = outcome_text(game)
     if result is not None:
         style = "bold green" if over == WIN else "bold red"
-        parts.append(Text(f"Game over: {result}", style=style))
+        nobody = " · no player to move" if over == WIN else ""
+        parts.append(Text(f"Game over: {result}{nobody}", style=style))
     else:
         parts.append(Text(f"Turn {game.turn + 1}: player {game.to_move + 1} to move "
                           f"({game.turn} moves made)"))
@@ -364,15 +498,40 @@ def console() -> Console:
 # ---- shared click options ------------------------------------------------------------------
 
 def source_options(f: Callable) -> Callable:
-    """``SOURCE`` argument plus ``--seed``, ``--players``, ``--rules``, ``--step``."""
-    f = click.option("--step", "step", type=int, default=None, metavar="K",
+    """``SOURCE`` argument plus ``--seed``, ``--players``, ``--rules``, ``--step`` (with the
+    shared option types of :mod:`cli.options`)."""
+    from cli.options import PLAYERS, SEED, STEP
+
+    f = click.option("--step", "step", type=STEP, default=None, metavar="K",
                      help="For a PLAN: the position after its first K moves (default: all).")(f)
     f = click.option("--rules", "rule_options", multiple=True, metavar="K=V",
                      help="Rule option for --seed or a typed-in deal (repeatable), "
                           "e.g. --rules preset=tiny.")(f)
-    f = click.option("--players", type=int, default=1, show_default=True, metavar="P",
-                     help="Players (1-5) with --seed.")(f)
-    f = click.option("--seed", type=int, default=None, metavar="N",
+    f = click.option("--players", type=PLAYERS, default=None, metavar="P",
+                     help="Players (1-5) with --seed (default 1).")(f)
+    f = click.option("--seed", type=SEED, default=None, metavar="N",
                      help="Instead of a file: the start of deal number N.")(f)
     f = click.argument("source", metavar="[POSITION|PLAN]", required=False)(f)
     return f
+
+
+def emit_answer(printed: Callable[[], None], output: str | None, record_text: str | None) -> None:
+    """Deliver an answer without ever losing it: write ``record_text`` to ``output`` with
+    :func:`cli.files.write_new_file` (whole or not at all, never over an existing file),
+    then call ``printed()`` to print the answer on standard output. If the file cannot be
+    written, the answer is still printed, then :class:`CliError` (exit 2) says so."""
+    from cli.files import write_new_file
+
+    failure = None
+    if output is not None and record_text is not None:
+        try:
+            write_new_file(output, record_text)
+        except FileExistsError:
+            failure = f"{output}: exists (created meanwhile); it was not written over"
+        except OSError as exc:
+            why = exc.strerror or exc.__class__.__name__
+            failure = f"{output}: cannot write ({why})"
+    printed()
+    if failure is not None:
+        flush_stdout()
+        raise CliError(f"{failure}; the answer is on standard output only")

@@ -5,7 +5,9 @@ from __future__ import annotations
 import click
 
 from cli.common import parse_rules
+from cli.options import PLAYERS, SEED
 from model.cards import format_cards
+from model.game import count_text
 from model.deal import Deal
 from model.records import Plan, dumps
 from model.rules import RuleSet
@@ -18,7 +20,7 @@ def deal_text(deal: Deal) -> str:
     rules = deal.rules
     seed = f"seed {deal.seed}, " if deal.seed is not None else ""
     lines = [f"# ascent deal: {seed}{deal.players} player{'s' if deal.players > 1 else ''}, "
-             f"{sum(len(d) for d in deal.decks)} cards, decks top card first"]
+             f"{count_text(sum(len(d) for d in deal.decks), 'card')}, decks top card first"]
     if rules != RuleSet.standard():
         lines.append("rules: " + " ".join([f"preset={rules.preset}", *rules.changed_options()]))
     lines += [f"P{p + 1}: {format_cards(d)}".rstrip() for p, d in enumerate(deal.decks)]
@@ -26,8 +28,8 @@ def deal_text(deal: Deal) -> str:
 
 
 @click.command()
-@click.option("--seed", type=int, required=True, metavar="N", help="Deal number (0 to 2**64-1).")
-@click.option("--players", type=int, default=1, show_default=True, metavar="P",
+@click.option("--seed", type=SEED, required=True, metavar="N", help="Deal number (0 to 2**64-1).")
+@click.option("--players", type=PLAYERS, default=1, show_default=True, metavar="P",
               help="Players, 1 to 5.")
 @click.option("--rules", "rule_options", multiple=True, metavar="K=V",
               help="Rule option (repeatable), e.g. --rules dealing=blocks or --rules preset=tiny.")

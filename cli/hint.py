@@ -54,6 +54,7 @@ def hint(source: str | None, seed: int | None, players: int, rule_options: tuple
 
     \b
     Examples:
+      ascent solve --seed 3 --rules preset=tiny --output game.json
       ascent hint game.json --step 5
       ascent hint game.json --step 5 --objective waste --all
       ascent hint --seed 1 --json

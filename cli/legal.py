@@ -65,7 +65,7 @@ def legal_data(game: Game) -> dict[str, Any]:
     over = game.outcome()
     placements = [] if over else list(game.generate_placements())
     return {
-        "to_move": game.to_move + 1,
+        "to_move": None if over == "win" else game.to_move + 1,  # won: no player to move
         "turn": game.turn + 1,
         "outcome": over,
         "hand": [c.text for c in game.hands[game.to_move]],
@@ -131,7 +131,7 @@ def _merge_campfire_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
               help="Instead of the moves: why each candidate slot takes or refuses CARD "
                    "(card text such as 7r, Cg, B, S), with the ruling id.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def legal(source: str | None, seed: int | None, players: int, rule_options: tuple[str, ...],
+def legal(source: str | None, seed: int | None, players: int | None, rule_options: tuple[str, ...],
           step: int | None, explain: str | None, as_json: bool) -> None:
     """List every legal move of the player to move in a POSITION (or a PLAN after K
     moves): each card of the hand into each slot it may take, with its cost and the cards
@@ -144,7 +144,9 @@ def legal(source: str | None, seed: int | None, players: int, rule_options: tupl
     \b
     Examples:
       ascent legal --seed 1 --players 2
+      ascent solve --seed 1 --players 2 --output plan.json
       ascent legal plan.json --step 4
+      ascent show plan.json --step 4 --position position.json
       ascent legal position.json --explain 7r
       ascent legal position.json --explain Cr --json
     """
@@ -152,7 +154,7 @@ def legal(source: str | None, seed: int | None, players: int, rule_options: tupl
     game = resolve_game(src, step)
     out = console()
     result = outcome_text(game)
-    player = game.to_move + 1
+    player = None if game.is_won() else game.to_move + 1  # after the Summit: nobody to move
 
     if explain is not None:
         card = parse_card_option(explain)
@@ -167,7 +169,10 @@ def legal(source: str | None, seed: int | None, players: int, rule_options: tupl
         held = "in" if card in game.hands[game.to_move] else "not in"
         head = Text("Why each slot takes or refuses ")
         head.append_text(card_text(card))
-        head.append(f" (player {player} to move, {card} is {held} the hand):")
+        if player is None:
+            head.append(" (no player to move):")
+        else:
+            head.append(f" (player {player} to move, {card} is {held} the hand):")
         out.print(head)
         if not rows:
             out.print(f"  no candidate slot: {card} has no Ascent card to replace (R9)"

@@ -40,14 +40,17 @@ def main() -> None:
     \b
     Examples:
       ascent deal --seed 1 --players 2 > seed1.txt
-      ascent deal --seed 1 --players 2 --json > plan.json
-      ascent show plan.json --step 3
+      ascent solve --deal seed1.txt --output plan.json
+      ascent show plan.json --step 3 --position position.json
       ascent legal --seed 1 --players 2 --explain 7r
+      ascent legal position.json --explain 7r
       ascent replay plan.json
-      ascent solve --seed 1 --objective waste
+      ascent solve --seed 1 --objective waste --time-limit 1
 
-    Exit codes: 0 ok, 1 an illegal move in a replayed plan, 2 bad input, 130
-    interrupted, 141 the output pipe closed early.
+    Inputs (files or standard input) are limited to 8 MB. Exit codes: 0 ok, 1 an
+    illegal move in a replayed plan, 2 bad input (or output that cannot be written),
+    130 interrupted (Ctrl-C or SIGTERM; what was found is still printed), 141 the
+    output pipe closed early.
     """
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from cli.common import CliError, EXIT_FINDING, describe_illegal, load_source
-from model.game import LOSS, WIN, Game
+from model.game import LOSS, WIN, Game, count_text
 from model.records import dumps
 
 
@@ -13,14 +13,14 @@ def outcome_line(game: Game) -> str:
     """``win in 40 turns · 30 cards out of the game · 45 of 45 slots filled`` (or
     ``loss ...`` / ``unfinished ...``)."""
     outcome = game.outcome()
-    tail = (f"{len(game.out)} cards out of the game · "
+    tail = (f"{count_text(len(game.out), 'card')} out of the game · "
             f"{game.filled_slots()} of {game.rules.mountain_slots} slots filled")
     if outcome == WIN:
-        return f"win in {game.turn} turns · {tail}"
+        return f"win in {count_text(game.turn, 'turn')} · {tail}"
     if outcome == LOSS:
-        return (f"loss after {game.turn} turns (player {game.to_move + 1} can neither play "
+        return (f"loss after {count_text(game.turn, 'turn')} (player {game.to_move + 1} can neither play "
                 f"nor discard 2) · {tail}")
-    return f"unfinished after {game.turn} turns (player {game.to_move + 1} to move) · {tail}"
+    return f"unfinished after {count_text(game.turn, 'turn')} (player {game.to_move + 1} to move) · {tail}"
 
 
 @click.command()
@@ -36,9 +36,11 @@ def replay(plan: str, as_json: bool) -> None:
 
     \b
     Examples:
+      ascent solve --seed 1 --output plan.json
       ascent replay plan.json
-      ascent replay plan.json --json
-      some-solver | ascent replay -
+      ascent replay plan.json --json > replayed.json
+      ascent show replayed.json
+      ascent solve --seed 2 --players 3 --json | ascent replay -
     """
     src = load_source(plan)
     if src.kind != "plan":

@@ -1,31 +1,52 @@
-"""``ascent show``: draw a position (the mountain, hands, decks)."""
+"""``ascent show``: draw a position (the mountain, hands, decks); ``--position FILE`` also
+writes it as a position record."""
 
 from __future__ import annotations
 
 import click
 
-from cli.common import console, load_source, render_game, resolve_game, source_options
+from cli.common import (
+    console,
+    emit_answer,
+    load_source,
+    render_game,
+    resolve_game,
+    source_options,
+)
+from cli.files import check_new_file
+from model.records import dumps
 
 
 @click.command()
 @source_options
-def show(source: str | None, seed: int | None, players: int, rule_options: tuple[str, ...],
-         step: int | None) -> None:
+@click.option("--position", "position_file", default=None, metavar="FILE",
+              help="Also write the position shown (after --step K) as a position record "
+                   "to FILE, for legal, show or a solver to read; an existing FILE is never "
+                   "overwritten.")
+def show(source: str | None, seed: int | None, players: int | None,
+         rule_options: tuple[str, ...], step: int | None, position_file: str | None) -> None:
     """Draw a POSITION, or a PLAN after K moves: the mountain with the peak on top, each
     card in its colour, empty slots as ··; then each player's hand and deck, the cards out
-    of the game, the turn and the outcome if the game is over.
+    of the game, the turn and the outcome if the game is over (after the winning Summit no
+    player is to move).
 
-    POSITION|PLAN is a JSON file (a plan, a position or a deal), a typed-in deal, or - for
-    standard input. Use --seed instead of a file for the start of a seeded deal.
+    POSITION|PLAN is a JSON file (a plan, a position, a deal, a solver's --json answer or
+    replay's --json output), a typed-in deal, or - for standard input. Use --seed instead of
+    a file for the start of a seeded deal.
 
     \b
     Examples:
+      ascent solve --seed 1 --players 2 --output plan.json
       ascent show plan.json
-      ascent show plan.json --step 0
+      ascent show plan.json --step 3 --position position.json
+      ascent show position.json
       ascent show --seed 1 --players 3
       ascent deal --seed 1 | ascent show -
     """
+    if position_file is not None:
+        check_new_file(position_file, "--position")
     src = load_source(source, seed, players, rule_options)
     game = resolve_game(src, step)
     title = f"{src.name}" + (f", after {step} moves" if step is not None else "")
-    console().print(render_game(game, title))
+    record = dumps({"position": game.to_position()}) + "\n" if position_file else None
+    emit_answer(lambda: console().print(render_game(game, title)), position_file, record)

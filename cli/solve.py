@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import os
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
 from rich.text import Text
 
-from cli.common import CliError, console, render_game
+from cli.common import EXIT_INTERRUPTED, CliError, console, emit_answer, render_game
+from cli.files import check_new_file
+from cli.options import (
+    MEMORY_MB,
+    NODE_LIMIT,
+    PLAYERS,
+    SEED,
+    SOLVER_SEED,
+    STEP,
+    TIME_LIMIT,
+    WORKERS,
+)
 from cli.start import add_start_note, describe_start, resolve_start
 from model.game import count_text
 from model.deal import Deal
@@ -20,6 +31,20 @@ from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolveResult
 
 SOLVERS = ("dfs", "cpsat", "portfolio")
 
+#: The time limit of an optimum search (``--objective waste|turns``) when none is given:
+#: proving an optimum on a full deal can take hours (issue 7).
+DEFAULT_OPTIMUM_SECONDS = 60.0
+
+
+def process_rss_mb() -> int:
+    """Resident memory of this process now, in MB (Linux ``/proc``; 0 where unknown)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as fh:
+            pages = int(fh.read().split()[1])
+        return pages * os.sysconf("SC_PAGE_SIZE") // (1024 * 1024)
+    except (OSError, ValueError, IndexError):
+        return 0
+
 
 def run_solver(name: str, deal: Deal | Game, objective: str, time_limit: float | None,
                memory_limit: int, node_limit: int | None, workers: int, seed: int,
@@ -28,23 +53,29 @@ def run_solver(name: str, deal: Deal | Game, objective: str, time_limit: float |
     """Dispatch to the named solver (``dfs``, ``cpsat`` or ``portfolio``); ``deal`` is a
     deal or a mid-game :class:`Game` (DFS only); ``hint`` (cpsat): ``beam`` hints the DFS
     beam's first win, ``none`` runs CP-SAT on its own; ``furthest`` (dfs): the
-    furthest-line search after a loss (``bounded``, ``proven``, ``off``)."""
+    furthest-line search after a loss (``bounded``, ``proven``, ``off``).
+
+    ``memory_limit`` (MB) bounds the whole process: the DFS's transposition table gets what
+    the process does not use yet; CP-SAT stops its search (verdict unknown) when the process
+    goes over it (its ``max_memory_in_mb``); the portfolio splits it between its solvers."""
+    free = max(16, memory_limit - process_rss_mb())
     if name == "dfs":
         from solver.dfs import solve
 
         return solve(deal, objective, time_limit=time_limit, node_limit=node_limit,
-                     memory_limit_mb=memory_limit, progress=progress, furthest=furthest)
+                     memory_limit_mb=free, progress=progress, furthest=furthest)
     try:
         if name == "cpsat":
             from solver.cpsat import solve_cpsat
 
             return solve_cpsat(deal, objective, time_limit=time_limit, workers=workers,
                                seed=seed, verbose=verbose,
-                               hint="beam" if hint == "beam" else None)
+                               hint="beam" if hint == "beam" else None,
+                               params={"max_memory_in_mb": memory_limit})
         from solver.portfolio import solve_portfolio
 
         return solve_portfolio(deal, objective, time_limit=time_limit, workers=workers,
-                               seed=seed, memory_limit_mb=memory_limit, verbose=verbose)
+                               seed=seed, memory_limit_mb=free, verbose=verbose)
     except NotImplementedError as exc:
         raise CliError(f"--solver {name}: {exc}") from None
 
@@ -61,20 +92,8 @@ def without_timing(stats: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_writable(output: str) -> None:
-    """Refuse ``--output`` before any search: an existing path (never overwritten), or a
-    folder that does not exist or cannot be written."""
-    if not output.strip():
-        raise CliError("--output needs a file name")
-    path = Path(output)
-    if path.exists() or path.is_symlink():
-        raise CliError(f"{output}: exists; the plan is never written over an existing file")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise CliError(f"{output}: the folder {parent} does not exist")
-    import os
-
-    if not os.access(parent, os.W_OK):
-        raise CliError(f"{output}: the folder {parent} is not writable")
+    """Refuse ``--output`` before any search (see :func:`cli.files.check_new_file`)."""
+    check_new_file(output, "--output")
 
 
 def verdict_line(res: SolveResult, time_limit: float | None) -> str:
@@ -102,7 +121,8 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
     if res.verdict == WIN:
         assert res.plan is not None
         game = replay(res.plan.deal, res.plan.moves).game
-        head = f"win in {len(res.plan.moves)} turns, {len(game.out)} cards out of the game"
+        head = (f"win in {count_text(len(res.plan.moves), 'turn')}, "
+                f"{count_text(len(game.out), 'card')} out of the game")
         if res.objective != "none":
             what = "waste" if res.objective == "waste" else "turns"
             if res.optimal:
@@ -128,31 +148,36 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
 
 @click.command()
 @click.argument("source", metavar="[POSITION|PLAN]", required=False)
-@click.option("--step", "step", type=click.IntRange(min=0), default=None, metavar="K",
+@click.option("--step", "step", type=STEP, default=None, metavar="K",
               help="For a PLAN: solve from the position after its first K moves "
                    "(default: after all of them).")
-@click.option("--seed", type=int, default=None, metavar="N", help="Solve deal number N.")
+@click.option("--seed", type=SEED, default=None, metavar="N", help="Solve deal number N.")
 @click.option("--deal", "deal_file", default=None, metavar="FILE",
               help="Solve a deal from FILE: a typed-in deal (one deck per line), a plan or "
                    "a deal JSON record (solved from its start); - is standard input.")
-@click.option("--players", type=int, default=1, show_default=True, metavar="P",
-              help="Players (1-5) with --seed.")
+@click.option("--players", type=PLAYERS, default=None, metavar="P",
+              help="Players (1-5) with --seed (default 1).")
 @click.option("--rules", "rule_options", multiple=True, metavar="K=V",
               help="Rule option (repeatable), e.g. --rules bridge_replace_cost=left.")
 @click.option("--objective", type=click.Choice(OBJECTIVES), default="none", show_default=True,
               help="none: any win; waste: fewest cards out of the game; turns: fewest moves.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True, max=1e9), default=None,
-              metavar="S", help="Give up after S seconds (verdict unknown). Default: none.")
-@click.option("--node-limit", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--time-limit", type=TIME_LIMIT, default=None, metavar="S",
+              help="Give up after S seconds (verdict unknown, or the best win found with a "
+                   "proven bound); 'none' for no limit. Default: none with --objective none, "
+                   f"{DEFAULT_OPTIMUM_SECONDS:g} s with waste or turns (an optimum search can "
+                   "run for hours).")
+@click.option("--node-limit", type=NODE_LIMIT, default=None, metavar="N",
               help="Give up after N search nodes (deterministic, unlike --time-limit).")
-@click.option("--memory-limit", type=click.IntRange(min=16), default=2048, show_default=True,
-              metavar="MB", help="Cap on the transposition table's memory.")
+@click.option("--memory-limit", type=MEMORY_MB, default=2048, show_default=True,
+              metavar="MB", help="Memory of the whole process (128 or more): the DFS's table "
+                                 "gets what is left; CP-SAT stops when over it; the "
+                                 "portfolio shares it between its solvers.")
 @click.option("--solver", "solver_name", type=click.Choice(SOLVERS), default="dfs",
               show_default=True, help="Which exact solver runs.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="CP-SAT workers (cpsat/portfolio).")
-@click.option("--solver-seed", type=int, default=0, show_default=True,
-              help="Random seed of CP-SAT (cpsat/portfolio).")
+@click.option("--workers", type=WORKERS, default=1, show_default=True,
+              help="CP-SAT workers, 1 to 64 (cpsat/portfolio).")
+@click.option("--solver-seed", type=SOLVER_SEED, default=0, show_default=True,
+              help="Random seed of CP-SAT, 0 to 2147483647 (cpsat/portfolio).")
 @click.option("--hint", type=click.Choice(["beam", "none"]), default="beam", show_default=True,
               help="cpsat: start from the DFS beam's first win as a solution hint (beam), "
                    "or search alone (none). A hint guides CP-SAT; its answer is still its own.")
@@ -161,7 +186,7 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
               help="After a proven loss: bounded: a short search for the furthest line "
                    "(the verdict never waits on it); proven: search until the furthest line "
                    "is proven (can take far longer than the proof); off: none.")
-@click.option("--verbose", is_flag=True, help="Show the solver's log (cpsat).")
+@click.option("--verbose", is_flag=True, help="Show the solver's log (cpsat) on standard error.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print {verdict, plan, objective, bound, best_progress, stats} as JSON.")
 @click.option("--no-timing", is_flag=True,
@@ -171,7 +196,7 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
               help="Also write the plan (or the furthest line) as a game record to FILE; "
                    "an existing FILE is never overwritten.")
 def solve(source: str | None, step: int | None, seed: int | None, deal_file: str | None,
-          players: int, rule_options: tuple[str, ...],
+          players: int | None, rule_options: tuple[str, ...],
           objective: str, time_limit: float | None, node_limit: int | None, memory_limit: int,
           solver_name: str, workers: int, solver_seed: int, hint: str, furthest: str,
           verbose: bool, as_json: bool, no_timing: bool, output: str | None) -> None:
@@ -189,22 +214,28 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
     search; "unknown" when a limit ran out. For a loss or unknown, the furthest line the
     search found (most mountain slots filled) is shown.
 
+    Ctrl-C or SIGTERM stops the search: the best found so far is printed (and written
+    to --output), marked interrupted, and the exit code is 130. Exit codes: 0 answered,
+    2 bad input (or --output could not be written: the answer is still printed), 130
+    interrupted.
+
     \b
     Examples:
       ascent solve --seed 1
-      ascent solve --seed 7 --players 3 --objective waste --time-limit 30
+      ascent solve --seed 7 --players 3 --objective waste --time-limit 1
+      ascent deal --seed 5 --players 2 > my-table.txt
       ascent solve --deal my-table.txt --json > answer.json
-      ascent solve --seed 1 --solver cpsat --time-limit 60
-      ascent solve game.json --step 5 --objective waste
+      ascent show answer.json --step 3
+      ascent solve --seed 3 --rules preset=tiny --solver cpsat --time-limit 60
+      ascent solve answer.json --step 5 --objective waste
     """
-    if time_limit is not None and time_limit != time_limit:  # NaN passes FloatRange
-        raise CliError("--time-limit must be a number of seconds, not nan")
     ctx = click.get_current_context()
-    players_given = ctx.get_parameter_source("players") != click.core.ParameterSource.DEFAULT
+    if (objective != "none"
+            and ctx.get_parameter_source("time_limit") == click.core.ParameterSource.DEFAULT):
+        time_limit = DEFAULT_OPTIMUM_SECONDS
     if output is not None:
         check_writable(output)
-    name, deal, note = resolve_start(source, deal_file, seed, players, rule_options, step,
-                                     players_given)
+    name, deal, note = resolve_start(source, deal_file, seed, players, rule_options, step)
     add_start_note(note)
     if isinstance(deal, Game) and solver_name != "dfs":
         from solver.cpsat import POSITION_UNSUPPORTED
@@ -235,13 +266,18 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
     data = res.to_json()
     if no_timing:
         data["stats"] = without_timing(data["stats"])
+    record = None
     if output is not None:
-        record = res.record().to_json()
-        try:
-            with open(output, "x", encoding="utf-8") as fh:
-                fh.write(dumps(record) + "\n")
-        except OSError as exc:
-            raise CliError(f"{output}: cannot write ({exc.strerror or exc.__class__.__name__})") from None
+        record = dumps(res.record().to_json()) + "\n"
+    emit_answer(lambda: print_answer(res, data, deal, time_limit, as_json), output, record)
+    if res.stats.get("interrupted"):
+        raise CliError("interrupted; the best found so far is shown above", EXIT_INTERRUPTED)
+
+
+def print_answer(res: SolveResult, data: dict[str, Any], deal: Deal | Game,
+                 time_limit: float | None, as_json: bool) -> None:
+    """Print the answer: ``data`` as JSON, or the verdict line, the plan (or furthest line)
+    move by move and the final position."""
     if as_json:
         click.echo(dumps(data))
         return

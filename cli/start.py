@@ -17,21 +17,20 @@ from model.deal import Deal
 from model.game import Game, count_text
 
 
-def resolve_start(source: str | None, deal_file: str | None, seed: int | None, players: int,
-                  rule_options: Sequence[str], step: int | None,
-                  players_given: bool) -> tuple[str, Deal | Game, str | None]:
+def resolve_start(source: str | None, deal_file: str | None, seed: int | None,
+                  players: int | None, rule_options: Sequence[str], step: int | None
+                  ) -> tuple[str, Deal | Game, str | None]:
     """``(name, start, note)`` for ``ascent solve``: ``start`` is a :class:`Deal` (``--seed``,
     ``--deal FILE`` as always: the deal's first move; or a record with no moves) or a
     :class:`Game` (a POSITION, or a PLAN after its moves / ``--step K``). ``note`` is a line
     for standard error, or ``None``. Raises :class:`CliError` (exit 2) for a missing or
-    doubled source, ``--step`` without a POSITION|PLAN, or ``--players`` with a file."""
+    doubled source or ``--step`` without a POSITION|PLAN (``--players`` with a file: see
+    :func:`cli.common.load_source`)."""
     given = [x for x in (source, deal_file, seed) if x is not None]
     if len(given) != 1:
         raise CliError("give exactly one of POSITION|PLAN, --seed N and --deal FILE")
     if step is not None and source is None:
         raise CliError("--step applies to a POSITION|PLAN argument (the position after K moves)")
-    if seed is None and players_given:
-        raise CliError("--players applies to --seed; a deal file has its own players")
     src = load_source(source if source is not None else deal_file, seed=seed, players=players,
                       rule_options=rule_options)
     if deal_file is not None or seed is not None:

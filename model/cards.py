@@ -115,7 +115,12 @@ def campfire(colour: str) -> Card:
     return Card(CAMPFIRE, 0, colour)
 
 
-@lru_cache(maxsize=None)
+#: Longer tokens are never card text; they are refused before being looked at (and before
+#: the parse cache, which must not keep megabyte-long keys).
+MAX_TOKEN = 16
+
+
+@lru_cache(maxsize=4096)
 def _parse(token: str) -> Card:
     t = token.strip()
     if not t:
@@ -132,15 +137,15 @@ def _parse(token: str) -> Card:
         if col in COLOUR_LETTERS:
             return campfire(col)
         raise CardSyntaxError(token, reason=f"unknown colour {t[1]!r}")
-    digits = ""
+    # ASCII digits only, and at most 9 of them: parsing stays linear in the token's length
+    # (issue 7: a 400,000-digit token took seconds) and int() never sees 4,300 digits
     i = 0
-    while i < len(t) and t[i].isdigit():
-        digits += t[i]
+    while i < len(t) and i < 10 and "0" <= t[i] <= "9":
         i += 1
-    rest = t[i:].lower()
+    digits, rest = t[:i], t[i:].lower()
+    if i >= 10:
+        raise CardSyntaxError(token, reason="value too large")
     if digits and len(rest) == 1 and rest in COLOUR_LETTERS:
-        if len(digits) > 9:  # int() refuses > 4300 digits with a bare ValueError
-            raise CardSyntaxError(token, reason="value too large")
         value = int(digits)
         if value < 1 or digits.startswith("0"):
             raise CardSyntaxError(token, reason="value must be a whole number ≥ 1")
@@ -159,6 +164,8 @@ def parse_card(token: str, position: int | None = None) -> Card:
     """
     if not isinstance(token, str):
         raise CardSyntaxError(repr(token), position, "not a string")
+    if len(token) > MAX_TOKEN and len(token.strip()) > MAX_TOKEN:
+        raise CardSyntaxError(token, position, "too long to be card text")
     try:
         return _parse(token)
     except CardSyntaxError as exc:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from model.cards import Card
-from model.errors import InvalidDealError
+from model.errors import InvalidDealError, quoted
 from model.rules import STANDARD, RuleSet
 
 MASK64 = (1 << 64) - 1
@@ -96,7 +96,7 @@ class Deal:
         """Deal number ``seed`` (any integer ≥ 0) for ``players`` (1–5) players (R13)."""
         check_players(players)
         if not isinstance(seed, int) or seed < 0 or seed > MASK64:
-            raise InvalidDealError(f"seed must be a whole number from 0 to 2**64-1, not {seed!r}")
+            raise InvalidDealError(f"seed must be a whole number from 0 to 2**64-1, not {quoted(seed)}")
         cards = shuffle(rules.composition(), seed)
         decks = deal_out(cards, players, rules.dealing)
         return cls(players, tuple(tuple(d) for d in decks), rules, seed)
@@ -122,7 +122,7 @@ class Deal:
 def check_players(players: int) -> None:
     """Raise :class:`InvalidDealError` unless 1 ≤ ``players`` ≤ 5 (R13)."""
     if not isinstance(players, int) or not 1 <= players <= MAX_PLAYERS:
-        raise InvalidDealError(f"players must be 1 to {MAX_PLAYERS}, not {players!r}")
+        raise InvalidDealError(f"players must be 1 to {MAX_PLAYERS}, not {quoted(players)}")
 
 
 def count_cards(cards: Sequence[Card]) -> dict[Card, int]:
@@ -134,24 +134,44 @@ def count_cards(cards: Sequence[Card]) -> dict[Card, int]:
 
 def check_subset(cards: Sequence[Card], rules: RuleSet, what: str) -> dict[Card, int]:
     """Raise :class:`InvalidDealError` if ``cards`` hold a card not in the deck or more copies
-    of one than the deck has (R1). Returns the counts."""
+    of one than the deck has (R1); every such card is named in one message, e.g.
+    ``the decks hold 3 copies of 7r; the deck has 2``. Returns the counts."""
     counts = count_cards(cards)
+    extra = []
     for card, n in sorted(counts.items(), key=lambda kv: kv[0].sort_key()):
         rules.check_card(card, f"in {what}")
         if n > rules.copies_of(card):
-            raise InvalidDealError(
-                f"{what} hold {n} copies of {card.text}; the deck has {rules.copies_of(card)}"
-            )
+            extra.append(f"{n} copies of {card.text}; the deck has {rules.copies_of(card)}")
+    if extra:
+        raise InvalidDealError(f"{what} hold {' · '.join(extra)}")
     return counts
 
 
 def check_complete(cards: Sequence[Card], rules: RuleSet, what: str) -> None:
-    """Raise :class:`InvalidDealError` unless ``cards`` are exactly the rule set's deck."""
-    counts = check_subset(cards, rules, what)
+    """Raise :class:`InvalidDealError` unless ``cards`` are exactly the rule set's deck. One
+    message names every extra and every missing card (issue 7), e.g. ``the decks hold 3
+    copies of 7r; the deck has 2 · missing: 10r (1 of 2) (85 cards given, 85 needed)``."""
+    counts = count_cards(cards)
+    for card in sorted(counts, key=Card.sort_key):
+        rules.check_card(card, f"in {what}")
+    extra = [f"{n} copies of {c.text}; the deck has {rules.copies_of(c)}"
+             for c, n in sorted(counts.items(), key=lambda kv: kv[0].sort_key())
+             if n > rules.copies_of(c)]
+    missing = []
+    seen = set()
     for card in rules.composition():
-        if counts.get(card, 0) < rules.copies_of(card):
-            have = counts.get(card, 0)
-            raise InvalidDealError(
-                f"{what} hold {have} of {card.text}, the deck has {rules.copies_of(card)} "
-                f"({len(cards)} cards given, {len(rules.composition())} needed)"
-            )
+        if card in seen:
+            continue
+        seen.add(card)
+        have, need = counts.get(card, 0), rules.copies_of(card)
+        if have < need:
+            missing.append(f"{card.text} ({have} of {need})")
+    if not extra and not missing:
+        return
+    parts = []
+    if extra:
+        parts.append(f"{what} hold {' · '.join(extra)}")
+    if missing:
+        parts.append(("missing: " if extra else f"{what} miss ") + ", ".join(missing))
+    raise InvalidDealError(" · ".join(parts)
+                           + f" ({len(cards)} cards given, {len(rules.composition())} needed)")

@@ -7,6 +7,30 @@ can print it as-is and exit non-zero.
 
 from __future__ import annotations
 
+#: The longest piece of the user's input an error message quotes (issue 7: a 400 KB token
+#: must not become a 400 KB "one-line" error).
+QUOTE_LIMIT = 40
+
+
+def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)``, cut to at most ``limit`` characters of the input plus ``…`` and the
+    full length, so that an error quoting user input stays one short line.
+
+    >>> quoted("7r")
+    "'7r'"
+    >>> quoted("1" * 100 + "r")
+    "'1111111111111111111111111111111111111111…' (101 characters)"
+    """
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        head = repr(value[:limit])
+        return f"{head[:-1]}…{head[-1]} ({len(value)} characters)"
+    text = repr(value)
+    if len(text) > limit + 2:
+        return text[: limit + 1] + "…"
+    return text
+
 
 class AscentError(ValueError):
     """Base class of every error the engine raises on bad input."""
@@ -25,7 +49,7 @@ class CardSyntaxError(AscentError):
         self.reason = reason
         where = f" at position {position}" if position is not None else ""
         why = f": {reason}" if reason else ""
-        super().__init__(f"bad card {token!r}{where}{why}")
+        super().__init__(f"bad card {quoted(token)}{where}{why}")
 
 
 class RuleOptionError(AscentError):

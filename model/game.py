@@ -510,11 +510,14 @@ class Game:
             {"rules": {...}, "players": P, "to_move": 1, "turn": T,
              "mountain": [[row 1 cards], ..., [peak]], "hands": [[...], ...],
              "decks": [[top first], ...], "out": [...]}
+
+        ``to_move`` is ``null`` once the Summit stands on the peak: the game is over and no
+        player is to move (R10).
         """
         return {
             "rules": self.rules.to_dict(),
             "players": self.players,
-            "to_move": self.to_move + 1,
+            "to_move": None if self.is_won() else self.to_move + 1,
             "turn": self.turn,
             "mountain": [[c.text for c in r] for r in self.mountain],
             "hands": [[c.text for c in h] for h in self.hands],
@@ -594,12 +597,13 @@ class Game:
                                self.to_move, self.out, self.turn)
 
     def key(self) -> tuple:
-        """A hashable key of everything that decides the future (not the history)."""
+        """A hashable key of everything that decides the future (not the history). After
+        the winning Summit no player is to move: the last item is then ``None``."""
         return (
             tuple(tuple(r) for r in self.mountain),
             tuple(tuple(h) for h in self.hands),
             tuple(tuple(d) for d in self.decks),
-            self.to_move,
+            None if self.is_won() else self.to_move,
         )
 
     def move_text(self, move: Move) -> str:

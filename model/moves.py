@@ -16,6 +16,12 @@ Players, rows and slots count from 1. JSON (the game-record shape of the rules i
     {"player": 1, "kind": "campfire", "card": "Cr", "row": 2, "slot": 3,
      "to_row": 4, "to_slot": 1, "discard": []}
 
+Fields a move does not use (``card``, ``row``, ``slot`` of a discard; ``to_row``,
+``to_slot`` of a place move) may be left out or written empty (``0``, ``null``, ``""``,
+``[]``), as programs that always write every field do; a discard may also name one of its
+discarded cards as its ``card``. Any other value in an unused field contradicts the move
+and is refused.
+
 >>> m = Move.from_json({"player": 1, "kind": "place", "card": "7r", "row": 1, "slot": 4,
 ...                     "discard": ["2g"]})
 >>> m.to_json() == {"player": 1, "kind": "place", "card": "7r", "row": 1, "slot": 4,
@@ -31,12 +37,22 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from model.cards import Card, parse_card, sort_cards
-from model.errors import RecordError
+from model.errors import RecordError, quoted
 
 DISCARD = "discard"
 PLACE = "place"
 CAMPFIRE = "campfire"
 KINDS = (DISCARD, PLACE, CAMPFIRE)
+
+
+def _is_empty(value: Any) -> bool:
+    """An unused field written by a program that always writes every field: missing,
+    ``null``, ``0``, ``""`` or ``[]`` (not ``false``, which is no row or slot)."""
+    return value is None or (value == 0 and not isinstance(value, bool)) or value in ("", [])
+
+
+def _texts(raw: Any) -> list[str]:
+    return [t for t in raw if isinstance(t, str)] if isinstance(raw, list) else []
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,20 +99,22 @@ class Move:
             raise RecordError(f"{at}a move must be a JSON object, not {type(d).__name__}")
         kind = d.get("kind")
         if kind not in KINDS:
-            raise RecordError(f"{at}kind must be one of {', '.join(KINDS)}, not {kind!r}")
+            raise RecordError(f"{at}kind must be one of {', '.join(KINDS)}, not {quoted(kind)}")
 
         def whole(key: str) -> int:
             v = d.get(key)
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-                raise RecordError(f"{at}{key} must be a whole number ≥ 1, not {v!r}")
+                raise RecordError(f"{at}{key} must be a whole number ≥ 1, not {quoted(v)}")
             return v
 
         player = whole("player")
         unused = {DISCARD: ("card", "row", "slot", "to_row", "to_slot"),
                   PLACE: ("to_row", "to_slot"), CAMPFIRE: ()}[kind]
-        for key in unused:
-            if d.get(key) is not None:
-                raise RecordError(f"{at}a {kind} move has no {key} (got {d[key]!r})")
+        for key in unused:  # empty values of unused fields are accepted (issue 7)
+            if not _is_empty(d.get(key)) and not (
+                    kind == DISCARD and key == "card" and d.get(key) in _texts(d.get("discard"))):
+                raise RecordError(f"{at}a {kind} move has no {key} (got {quoted(d[key])}); "
+                                  "leave it out or give it empty (0, null, [] or \"\")")
         def discards() -> tuple[Card, ...]:
             if "discard" not in d:
                 raise RecordError(f"{at}discard is missing (an empty list when nothing is paid)")

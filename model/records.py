@@ -36,32 +36,103 @@ from typing import Any, Sequence
 
 from model.cards import parse_card
 from model.deal import Deal
-from model.errors import AscentError, CardSyntaxError, IllegalMoveError, RecordError
+from model.errors import AscentError, CardSyntaxError, IllegalMoveError, RecordError, quoted
 from model.game import Game
 from model.moves import Move
 from model.rules import RuleSet
 
 
-def read_text(path: str | Path) -> str:
-    """The text of ``path`` (``-`` for standard input); :class:`RecordError` if unreadable."""
-    if str(path) == "-":
-        import sys
+#: The largest input (file or standard input) that is read, in bytes: 8 MiB. A full game
+#: record is a few tens of kilobytes; anything larger is refused with one line before it is
+#: read whole (issue 7: ``ascent show /dev/zero`` grew until MemoryError).
+MAX_INPUT_BYTES = 8 * 1024 * 1024
 
-        return sys.stdin.read()
-    try:  # utf-8-sig: a byte-order mark that some editors write is dropped
-        return Path(path).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise RecordError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise RecordError(f"{path}: is a directory, not a file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot read ({exc.__class__.__name__})") from None
+
+def read_bytes(path: str | Path, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of ``path`` (``-`` for standard input), at most ``limit`` of them.
+
+    Raises :class:`RecordError` with one line naming the input when it does not exist, is a
+    folder, cannot be read, standard input is closed, or it holds more than ``limit`` bytes
+    (a regular file is refused from its size before anything is read; a pipe or device after
+    ``limit + 1`` bytes)."""
+    import os
+    import stat
+    import sys
+
+    if str(path) == "-":
+        stream = sys.stdin
+        if stream is None or getattr(stream, "closed", False):
+            raise RecordError("<stdin>: standard input is closed")
+        name = "<stdin>"
+        try:
+            buf = getattr(stream, "buffer", None)
+            if buf is not None:
+                data = buf.read(limit + 1)
+            else:  # a text stream without bytes underneath (embedding, tests)
+                data = stream.read(limit + 1).encode("utf-8", "surrogateescape")
+        except (OSError, ValueError) as exc:
+            raise RecordError(f"{name}: cannot read ({exc.__class__.__name__})") from None
+    else:
+        name = str(path)
+        try:
+            with open(path, "rb") as fh:
+                st = os.fstat(fh.fileno())
+                if stat.S_ISDIR(st.st_mode):
+                    raise IsADirectoryError
+                if stat.S_ISREG(st.st_mode) and st.st_size > limit:
+                    raise RecordError(_too_large(name, limit, st.st_size))
+                data = fh.read(limit + 1)
+        except RecordError:
+            raise
+        except FileNotFoundError:
+            raise RecordError(f"{name}: no such file") from None
+        except IsADirectoryError:
+            raise RecordError(f"{name}: is a directory, not a file") from None
+        except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
+            why = getattr(exc, "strerror", None) or exc.__class__.__name__
+            raise RecordError(f"{name}: cannot read ({why})") from None
+    if len(data) > limit:
+        raise RecordError(_too_large(name, limit))
+    return data
+
+
+def _too_large(name: str, limit: int, size: int | None = None) -> str:
+    has = f" ({size:,} bytes)" if size is not None else ""
+    return (f"{name}: too large{has}; inputs are limited to {limit // (1024 * 1024)} MB "
+            f"({limit:,} bytes)")
+
+
+def read_text(path: str | Path, limit: int = MAX_INPUT_BYTES) -> str:
+    """The UTF-8 text of ``path`` (``-`` for standard input) read by :func:`read_bytes`; a
+    leading byte-order mark is dropped for files and standard input alike. Raises
+    :class:`RecordError` (one line) for anything unreadable, too large or not UTF-8."""
+    data = read_bytes(path, limit)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        name = "<stdin>" if str(path) == "-" else str(path)
+        raise RecordError(f"{name}: not UTF-8 text (byte {exc.start + 1})") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise RecordError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise RecordError(f"the number {text[:20]} is out of range")
+    return value
 
 
 def parse_json(text: str, source: str = "input") -> Any:
-    """Parse JSON, raising :class:`RecordError` with the line and column of a syntax error."""
+    """Parse JSON, raising :class:`RecordError` with the line and column of a syntax error.
+    ``NaN``, ``Infinity`` and numbers too large for a float are refused (they are not JSON,
+    and no field of a record takes them)."""
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+    except RecordError as exc:
+        raise RecordError(f"{source}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise RecordError(f"{source}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except RecursionError:
@@ -101,7 +172,7 @@ def deal_from_data(raw: Any, rules: RuleSet) -> Deal:
     decks = _card_lists(raw.get("decks"), "deal.decks")
     players = raw.get("players", len(decks))
     if players != len(decks):
-        raise RecordError(f"deal.players is {players!r} but {len(decks)} decks are given")
+        raise RecordError(f"deal.players is {quoted(players)} but {len(decks)} decks are given")
     seed = raw.get("seed")
     deal = Deal.from_decks(decks, rules)
     if isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0:
@@ -229,19 +300,27 @@ def position_from_data(data: Any) -> Game:
     hands = _card_lists(data["hands"], "hands")
     players = data.get("players", len(hands))
     if players != len(hands) or isinstance(players, bool):
-        raise RecordError(f"players is {players!r} but {len(hands)} hands are given")
+        raise RecordError(f"players is {quoted(players)} but {len(hands)} hands are given")
     decks = _card_lists(data["decks"], "decks")
     out = _cards(data["out"], "out") if data.get("out") is not None else None
     to_move = data.get("to_move", 1)
     turn = data.get("turn", 0)
+    over = to_move is None  # after the winning Summit no player is to move (R10)
+    if over:
+        to_move = 1
     if not isinstance(to_move, int) or isinstance(to_move, bool):
-        raise RecordError(f"to_move must be a player number, not {to_move!r}")
+        raise RecordError(f"to_move must be a player number (or null once the game is won), "
+                          f"not {quoted(to_move)}")
     if not isinstance(turn, int) or isinstance(turn, bool) or turn < 0:
-        raise RecordError(f"turn must be a whole number ≥ 0, not {turn!r}")
-    return Game.from_parts(rules, mountain, hands, decks, to_move - 1, out, turn)
+        raise RecordError(f"turn must be a whole number ≥ 0, not {quoted(turn)}")
+    game = Game.from_parts(rules, mountain, hands, decks, to_move - 1, out, turn)
+    if over and not game.is_won():
+        raise RecordError("to_move is null, but no Summit stands on the peak: the game goes on, "
+                          "so a player is to move")
+    return game
 
 
-_DECK_LABEL = re.compile(r"[Pp](\d+)\s*:")
+_DECK_LABEL = re.compile(r"[Pp]([0-9]+)\s*:")
 
 
 def parse_deal_text(text: str, rules: RuleSet | None = None) -> Deal:
@@ -261,8 +340,10 @@ def parse_deal_text(text: str, rules: RuleSet | None = None) -> Deal:
             continue
         label = _DECK_LABEL.match(line)
         if label:  # "P2: 7r S ...": the label must follow the order of the lines
-            if int(label.group(1)) != len(decks) + 1:
-                raise RecordError(f"line {lineno}: deck label P{label.group(1)} where "
+            number = label.group(1)
+            if len(number) > 3 or int(number) != len(decks) + 1:
+                shown = f"P{number}" if len(number) <= 3 else quoted("P" + number)
+                raise RecordError(f"line {lineno}: deck label {shown} where "
                                   f"P{len(decks) + 1} was expected")
             line = line[label.end():]
         try:
@@ -289,6 +370,8 @@ def plan_of_answer(data: dict[str, Any]) -> Plan:
     moves = best.get("moves", []) if isinstance(best, dict) else []
     if "deal" not in data and "position" in data:  # an answer from a bare position
         return Plan.from_json({"position": data["position"], "moves": moves})
+    if "deal" not in data:
+        raise RecordError("a solver answer without a win needs its deal (the key deal)")
     return Plan.from_json({"deal": data["deal"], "rules": data.get("rules"), "moves": moves})
 
 
@@ -306,8 +389,9 @@ def load(path: str | Path, rules: RuleSet | None = None) -> tuple[str, Any]:
             data = parse_json(text, str(path))
             if isinstance(data, dict) and "verdict" in data and "best_progress" in data:
                 return "plan", plan_of_answer(data)
-            if (isinstance(data, dict) and "moves" in data and "position" in data
-                    and not isinstance(data["moves"], list)):  # `replay --json`: its position
+            if (isinstance(data, dict) and isinstance(data.get("position"), dict)
+                    and not isinstance(data.get("moves"), list)):
+                # e.g. the output of `ascent replay --json`: its final position
                 return "position", position_from_data(data)
             if isinstance(data, dict) and "moves" in data:
                 return "plan", Plan.from_json(data)

@@ -31,7 +31,7 @@ from model.cards import (
     ascent,
     campfire,
 )
-from model.errors import InvalidDealError, RuleOptionError
+from model.errors import InvalidDealError, RuleOptionError, quoted
 
 #: Named values of the options that change a ruling; the first value is the default.
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -133,7 +133,7 @@ class RuleSet:
             items = []
             for opt in options:
                 if "=" not in opt:
-                    raise RuleOptionError(f"rule option {opt!r} is not of the form K=V")
+                    raise RuleOptionError(f"rule option {quoted(opt)} is not of the form K=V")
                 k, v = opt.split("=", 1)
                 items.append((k.strip(), v.strip()))
         valid = ["preset", *INT_RANGES, *CHOICES]
@@ -142,12 +142,12 @@ class RuleSet:
         for k, v in items:
             if k not in valid:
                 raise RuleOptionError(
-                    f"unknown rule option {k!r}; valid options: {', '.join(valid)}"
+                    f"unknown rule option {quoted(k)}; valid options: {', '.join(valid)}"
                 )
             if k == "preset":
                 if not isinstance(v, str) or v not in PRESETS:
                     raise RuleOptionError(
-                        f"unknown preset {v!r}; valid presets: {', '.join(PRESETS)}"
+                        f"unknown preset {quoted(v)}; valid presets: {', '.join(PRESETS)}"
                     )
                 base = PRESETS[v]()
             else:
@@ -160,19 +160,19 @@ class RuleSet:
                     iv = int(v)
                     if isinstance(v, bool) or str(iv) != str(v).strip():
                         raise ValueError
-                except (TypeError, ValueError):
+                except (TypeError, ValueError, OverflowError):
                     raise RuleOptionError(
-                        f"rule option {k} takes a whole number from {lo} to {hi}, not {v!r}"
+                        f"rule option {k} takes a whole number from {lo} to {hi}, not {quoted(v)}"
                     ) from None
                 if not lo <= iv <= hi:
                     raise RuleOptionError(
-                        f"rule option {k} takes a whole number from {lo} to {hi}, not {iv}"
+                        f"rule option {k} takes a whole number from {lo} to {hi}, not {quoted(iv)}"
                     )
                 changes[k] = iv
             else:
                 if v not in CHOICES[k]:
                     raise RuleOptionError(
-                        f"unknown value {v!r} for rule option {k}; valid values: "
+                        f"unknown value {quoted(v)} for rule option {k}; valid values: "
                         + ", ".join(CHOICES[k])
                     )
                 changes[k] = v

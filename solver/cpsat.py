@@ -35,6 +35,7 @@ is placed first (an exchange argument; see ``docs/cpsat.md``).
 
 from __future__ import annotations
 
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -560,6 +561,48 @@ def deal_of_start(start: Any) -> Deal:
     return start
 
 
+def _solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> tuple[Any, bool]:
+    """``solver.solve(model)`` in a helper thread, so that the main thread stays free to
+    take a Ctrl-C or SIGTERM (a :class:`KeyboardInterrupt`; Python runs signal handlers in
+    the main thread only, never while it waits inside CP-SAT): the search is then stopped
+    with ``stop_search`` and CP-SAT's best solution so far is kept. Returns the status and
+    whether the search was interrupted."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return solver.solve(model), False
+    solver.parameters.catch_sigint_signal = False  # Python's handler, not CP-SAT's own
+    box: dict[str, Any] = {}
+    done = threading.Event()  # (an interrupted Thread.join can wrongly report the end)
+
+    def run() -> None:
+        try:
+            box["status"] = solver.solve(model)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+            box["error"] = exc
+        finally:
+            done.set()
+
+    worker = threading.Thread(target=run, name="cpsat-solve", daemon=True)
+    worker.start()
+    interrupted = False
+    while not done.is_set():
+        try:
+            done.wait(0.1)
+        except KeyboardInterrupt:
+            interrupted = True
+            solver.stop_search()
+    while True:
+        try:
+            worker.join()
+            break
+        except KeyboardInterrupt:
+            interrupted = True
+    if "error" in box:
+        raise box["error"]
+    return box["status"], interrupted
+
+
 def solve_cpsat(
     deal: Deal,
     objective: str = "none",
@@ -602,7 +645,13 @@ def solve_cpsat(
         from solver.dfs import heuristic_win
 
         share = None if time_limit is None else time_limit / 2
-        hint = heuristic_win(deal, objective, time_limit=share)
+        try:
+            hint = heuristic_win(deal, objective, time_limit=share)
+        except KeyboardInterrupt:  # Ctrl-C/SIGTERM before CP-SAT ran: an honest unknown
+            return SolveResult(UNKNOWN, objective, deal, solver="cpsat", stats={
+                "nodes": 0, "seconds": round(time.perf_counter() - start, 3),
+                "table_entries": 0, "status": "interrupted during the hint's beam",
+                "interrupted": True})
         hint_seconds = round(time.perf_counter() - start, 3)
         hint_note = (f"beam of the DFS ({len(hint)} moves)" if hint
                      else "beam of the DFS found no win")
@@ -619,13 +668,16 @@ def solve_cpsat(
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = float(time_limit)
     solver.parameters.log_search_progress = bool(verbose)
+    if verbose:  # the log goes to standard error: standard output is the answer (--json)
+        solver.parameters.log_to_stdout = False
+        solver.log_callback = lambda line: print(line, file=sys.stderr, flush=True)
     if hint:
         # Measured: with a complete hint, probing is most of the time to the first solution
         # (solo seed 1: 7.8 s with default probing, 2.3 s without; docs/cpsat.md).
         solver.parameters.cp_model_probing_level = 0
     for key, value in (params or {}).items():
         setattr(solver.parameters, key, value)
-    status = solver.solve(cm.model)
+    status, interrupted = _solve_interruptibly(solver, cm.model)
     seconds = time.perf_counter() - start
     stats = {
         "nodes": solver.num_branches, "seconds": round(seconds, 3), "table_entries": 0,
@@ -635,6 +687,7 @@ def solve_cpsat(
         "constraints": len(cm.model.proto.constraints),
         "hint": hint_note,
         "hint_seconds": hint_seconds,
+        **({"interrupted": True} if interrupted else {}),
     }
     if status == cp_model.MODEL_INVALID:
         raise SolverBug(f"cpsat built an invalid model: {cm.model.validate()}")

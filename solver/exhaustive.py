@@ -297,6 +297,7 @@ class Search(PVOrder, Beam):
             best = self.beams(beam_schedule)
             if best is not None:
                 best_value = self.line_cost(best)
+                self.best_progress = self._slots_total  # a win fills every slot (issue 7)
             if self.stopped:
                 raise Stop
             # phase 2 (exact): a win within budget best - 1, until a search fails (optimal)
@@ -304,6 +305,7 @@ class Search(PVOrder, Beam):
                 if self.dfs(INF):
                     best = self.win_line
                     best_value = self.line_cost(best)
+                    self.best_progress = self._slots_total
                 else:
                     exhausted = True  # a proven loss, whatever the furthest search does
                     self.progress_proven = self.run_furthest(furthest)

@@ -28,18 +28,20 @@ def _dfs(deal: Deal, objective: str, time_limit: float | None, memory_limit_mb: 
          **_: Any) -> SolveResult:
     from solver.dfs import solve
 
-    return solve(deal, objective, time_limit=time_limit, memory_limit_mb=memory_limit_mb)
+    # half of the memory for each solver (issue 7: --memory-limit bounds the processes)
+    return solve(deal, objective, time_limit=time_limit,
+                 memory_limit_mb=max(16, memory_limit_mb // 2))
 
 
 def _cpsat(deal: Deal, objective: str, time_limit: float | None, workers: int, seed: int,
-           **_: Any) -> SolveResult:
+           memory_limit_mb: int = 2048, **_: Any) -> SolveResult:
     from solver.cpsat import solve_cpsat
 
     # hinted by the DFS beam's first win, as `ascent solve --solver cpsat` runs it: measured,
     # CP-SAT alone finds no win on a full deal in 30 s, while hinted it proves turn optima
     # the DFS does not (benchmarks/results/compare-dfs-cpsat-turns.md)
     return solve_cpsat(deal, objective, time_limit=time_limit, workers=workers, seed=seed,
-                       hint="beam")
+                       hint="beam", params={"max_memory_in_mb": max(16, memory_limit_mb // 2)})
 
 
 SOLVERS: dict[str, Callable[..., SolveResult]] = {"dfs": _dfs, "cpsat": _cpsat}
@@ -56,11 +58,20 @@ def _die_with_parent() -> None:
         pass
 
 
+def _first_interrupt(signum: int, frame: Any) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
 def _run(fn: Callable[..., SolveResult], kwargs: dict, conn: Any) -> None:
     _die_with_parent()
-    # SIGINT (Ctrl-C, or passed on by the portfolio) stops the search and sends its best
-    # answer, whatever the worker inherited
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    # SIGINT (Ctrl-C, or passed on by the portfolio) or SIGTERM stops the search and sends
+    # its best answer, whatever the worker inherited; a second one (Ctrl-C reaches the
+    # whole process group *and* the portfolio passes it on) is ignored, so that it cannot
+    # break the worker while it sends that answer
+    signal.signal(signal.SIGINT, _first_interrupt)
+    signal.signal(signal.SIGTERM, _first_interrupt)
     try:
         conn.send(("ok", fn(**kwargs)))
     except NotImplementedError as exc:
@@ -131,11 +142,15 @@ def solve_portfolio(deal: Deal, objective: str = "none", time_limit: float | Non
             # Ctrl-C at a terminal reaches the workers too; a SIGTERM is passed on to them
             # as SIGINT. The DFS then stops and sends its best win: keep what arrives in the
             # next seconds
+            # (`kill -INT` of this process alone, or a SIGTERM, reaches no worker: pass it
+            # on always; a worker ignores a second one)
             interrupted = True
-            if terminated:
-                for p in procs.values():
-                    if p.is_alive() and p.pid is not None:
+            for p in procs.values():
+                if p.is_alive() and p.pid is not None:
+                    try:
                         os.kill(p.pid, signal.SIGINT)
+                    except ProcessLookupError:
+                        pass
             _collect(conns, results, status, time.monotonic() + 3.0, t0, True, stopping=True)
     finally:
         signal.signal(signal.SIGTERM, old_term)

@@ -156,22 +156,6 @@ def test_hint_and_analyse_json_shapes(tmp_path) -> None:
         assert {"move", "before", "after", "spent_extra"} <= set(m)
 
 
-def test_help_examples_run_as_printed(tmp_path, monkeypatch) -> None:
-    tiny_record(tmp_path)
-    monkeypatch.chdir(tmp_path)
-    for command in ("hint", "analyse"):
-        text = run(command, "--help").output
-        examples = [ln.strip() for ln in text.split("Examples:")[1].splitlines()
-                    if ln.strip().startswith("ascent ")]
-        assert examples
-        for line in examples:
-            args = line.split()[1:]
-            if ">" in args:
-                args = args[:args.index(">")]
-            res = run(*args)
-            assert res.exit_code == 0, (line, res.output)
-
-
 def test_bad_positions_and_records_are_one_line_errors(tmp_path) -> None:
     path, deal, moves = tiny_record(tmp_path)
     bad = Plan(deal, list(moves)).to_json()

@@ -1,0 +1,86 @@
+"""Reading inputs and writing outputs safely: the shared reader and the shared writer.
+
+* :func:`read_input` reads a file or standard input (``-``) whole, refusing anything over
+  :data:`MAX_INPUT_BYTES` (8 MiB) before it is read whole (it is
+  :func:`model.records.read_text`, which every loader of records goes through).
+* :func:`check_new_file` refuses an output path before any work is done: an existing file is
+  never overwritten; the folder must exist and be writable.
+* :func:`write_new_file` writes a file whole or not at all: into a temporary file in the same
+  folder, flushed and synced, then linked into place only if the name is still free (so an
+  existing file is never replaced, even one created meanwhile). On any failure the temporary
+  file is removed and nothing is left under the name.
+
+Commands that write a file should call :func:`check_new_file` first and, when the final
+:func:`write_new_file` fails, still print their answer on standard output and then raise
+the error (see ``cli/solve.py``): an answer is never lost.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from model.records import MAX_INPUT_BYTES, read_bytes, read_text
+
+__all__ = ["MAX_INPUT_BYTES", "check_new_file", "read_bytes", "read_input", "write_new_file"]
+
+
+def read_input(path: str | Path, limit: int = MAX_INPUT_BYTES) -> str:
+    """The UTF-8 text of ``path`` (``-``: standard input), at most ``limit`` bytes; a leading
+    byte-order mark is dropped. Raises :class:`model.errors.RecordError` (one line)."""
+    return read_text(path, limit)
+
+
+def check_new_file(path: str, option: str = "--output") -> None:
+    """Raise :class:`cli.common.CliError` (exit 2) unless ``path`` can be created: a name
+    is given, nothing exists under it (a file, folder or dangling link is never replaced),
+    and its folder exists and is writable. Call it before a long computation."""
+    from cli.common import CliError
+
+    if not path.strip():
+        raise CliError(f"{option} needs a file name")
+    p = Path(path)
+    try:
+        exists = p.exists() or p.is_symlink()
+    except (OSError, ValueError) as exc:
+        raise CliError(f"{path}: unusable file name ({exc.__class__.__name__})") from None
+    if exists:
+        raise CliError(f"{path}: exists; {option} never writes over an existing file")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise CliError(f"{path}: the folder {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise CliError(f"{path}: the folder {parent} is not writable")
+
+
+def write_new_file(path: str | Path, text: str) -> None:
+    """Create ``path`` holding ``text`` (UTF-8), whole or not at all.
+
+    Writes a temporary file in the same folder, syncs it, then hard-links it to ``path``
+    (atomic, and refused if ``path`` exists meanwhile) and removes the temporary name; where
+    hard links are not supported it renames instead, after checking the name is free.
+    Raises :class:`FileExistsError` if ``path`` exists, :class:`OSError` if the disk is full,
+    the file too large (``ulimit -f``) or the folder not writable; nothing is left behind
+    then."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            raise
+        except OSError:  # no hard links here (some network or FAT file systems)
+            if path.exists() or path.is_symlink():
+                raise FileExistsError(17, "File exists", str(path)) from None
+            os.replace(tmp, path)
+    finally:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
