@@ -5,17 +5,20 @@ the Ascent cards of value ≥ h still to play plus the Campfires cannot fill the
 and Bridges of rows ≥ h (R4: each such card fills at most one of them); (c) the cards left
 cannot cover the empty slots and the Bridges to replace, in all and (2–5 players, R12) for
 each player's turns; (d) the objective's lower bound exceeds the budget (turns: one move per
-slot still to fill; waste: every Bridge on the mountain, and solo the deck prefix that must
-be drawn, see :meth:`Bounds.waste_lower_bound`). Every bound is a cost *to go*, so it holds
+slot still to fill, and 2–5 players the turn order, see
+:meth:`solver.windows.PlayerWindows.players_turns_bound`; waste: every Bridge on the mountain, and solo the deck prefix that must
+be drawn, see :meth:`Bounds.waste_lower_bound`; 2–5 players each player's own deck window,
+see :meth:`solver.windows.PlayerWindows.players_window_bound`). Every bound is a cost *to go*, so it holds
 from any start position.
 """
 
 from __future__ import annotations
 
 from solver.state import INF, State
+from solver.windows import PlayerWindows
 
 
-class Bounds(State):
+class Bounds(PlayerWindows, State):
     """The bounds on a :class:`~solver.state.State`. Counts the states each bound cuts in
     ``pruned`` (set by the search)."""
 
@@ -46,6 +49,10 @@ class Bounds(State):
         if self.objective == "turns" and need_total + 1 > budget:
             self.pruned["objective"] += 1
             return True
+        if (self.objective == "turns" and self.P > 1 and self.sw.window_players
+                and budget < INF and self.players_turns_bound(budget) > budget):
+            self.pruned["objective"] += 1
+            return True
         # height bound: the cards that can fill rows >= h must cover their empty slots and
         # Bridges (each card fills at most one)
         rows, rowlen = self.rows, self.rowlen
@@ -63,7 +70,7 @@ class Bounds(State):
             if have < need:
                 self.pruned["height"] += 1
                 return True
-        if self.objective == "waste" and self.waste_lower_bound() > budget:
+        if self.objective == "waste" and budget < INF and self.waste_lower_bound(budget) > budget:
             self.pruned["objective"] += 1
             return True
         return False
@@ -86,8 +93,9 @@ class Bounds(State):
             nxt[i] = i if deck[i] == self.t.summit else nxt[i + 1]
         self.next_summit = nxt
 
-    def waste_lower_bound(self) -> int:
-        """Cards that must still leave the game (INF if no win is possible).
+    def waste_lower_bound(self, budget: int = INF) -> int:
+        """Cards that must still leave the game (INF if no win is possible; with ``budget``,
+        2–5 players, any value above ``budget`` once it is known to be above it).
 
         Every Bridge on the mountain leaves the game when replaced. Solo, moreover: let k be
         the shortest stretch of the deck that, with the hand, holds a Summit and, for every
@@ -98,7 +106,7 @@ class Bounds(State):
         """
         nb = self.n_bridges
         if self.P != 1:
-            return nb
+            return self.players_window_bound(budget) if self.sw.window_players else nb
         if not hasattr(self, "qual_pos"):
             self._prepare_waste_tables()
         hand = self.hands[0]
@@ -142,8 +150,13 @@ class Bounds(State):
             return 0
         flags = self.dead_flags()
         lb = self.tt.get(self.key(flags), 0) if self.sw.transposition else 0
+        proven = self.__dict__.get("proven_lb")  # budgets that failed here (solver.frontier)
+        if proven is not None and proven[0] == self.snapshot():
+            lb = max(lb, proven[1])
         if self.objective == "turns":
             lb = max(lb, self._slots_below_peak - self.filled + self.n_bridges + 1)
+            if self.P > 1 and self.sw.window_players:
+                lb = max(lb, self.players_turns_bound())
         if self.objective == "waste":
             lb = max(lb, self.waste_lower_bound())
         return lb

@@ -45,6 +45,7 @@ from solver.result import (
     checked_line,
     checked_plan,
 )
+from solver.frontier import PVOrder, improve
 from solver.state import INF, Stop, Switches
 
 
@@ -62,7 +63,7 @@ def table_entries_for(memory_limit_mb: int) -> int:
     return max(1024, memory_limit_mb * 1024 * 1024 // 200)
 
 
-class Search(Beam):
+class Search(PVOrder, Beam):
     """One search from one start (a deal or a fully known position): the state
     (:mod:`solver.state`), its bounds (:mod:`solver.bounds`), the beam (:mod:`solver.beam`),
     and here the limits, the transposition table, the exhaustive DFS and the furthest-line
@@ -130,7 +131,7 @@ class Search(Beam):
                 return False
         if self.sw.bounds and self.bound_fails(budget):
             return False
-        for mv in self.children(flags):
+        for mv in self.ordered_children(flags, key):
             c = self.move_cost(mv[0], len(mv[6]))
             if c > budget:
                 continue
@@ -309,11 +310,7 @@ class Search(Beam):
                     exhausted = True  # a proven loss, whatever the furthest search does
                     self.progress_proven = self.run_furthest(furthest)
             if best is not None and objective != "none":
-                while best_value > self.root_bound():
-                    if not self.dfs(best_value - 1):
-                        break
-                    best = self.win_line
-                    best_value = self.line_cost(best)
+                best, best_value = improve(self, best, best_value)  # issue 11: solver.frontier
             exhausted = True
         except (Stop, KeyboardInterrupt) as exc:
             # a limit (or Ctrl-C) stopped the search mid-line: back to the start position, so
@@ -376,7 +373,8 @@ def solve(
     limit); when one runs out the verdict is ``unknown`` (or ``win`` with ``optimal=False`` and
     the proven ``bound`` when a win was found). ``memory_limit_mb`` caps the transposition
     table (counted at 200 bytes an entry); a full table drops its older half. ``switches``:
-    ``transposition``, ``dominance``, ``bounds`` (bools) and ``table_size`` (entries).
+    ``transposition``, ``dominance``, ``bounds``, ``window_players``, ``deepening``, ``pv_order``
+    (bools; see :mod:`solver.windows`, :mod:`solver.frontier`) and ``table_size`` (entries).
     ``progress``: called about twice a second with the stats dict. ``beam_schedule``: the
     heuristic phase, pairs (beam width, ways to pay kept per placement; 0 = all), run in
     order until one wins (for ``waste``/``turns``: all run, each only keeping better wins).

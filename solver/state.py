@@ -47,6 +47,10 @@ class Switches:
     dominance: bool = True
     bounds: bool = True
     table_size: int = 0  # 0: from the memory limit
+    # issue 11 (see solver.bounds and solver.frontier): each bound and search aid its switch
+    window_players: bool = True  # 2-5 players: per-player deck windows and turn order (bounds)
+    deepening: bool = True  # prove the optimum bottom-up: budgets root bound, +1, ... (table kept)
+    pv_order: bool = True  # try the best known line's move first where the search meets it
 
 
 class Stop(Exception):

@@ -1,0 +1,174 @@
+"""Issue 11: the waste bounds never exceed the true optimum, and the search aids change no
+answer.
+
+* Admissibility on tiny games (hypothesis, 1–3 players, every ruling option): from random
+  positions the waste lower bound (solo deck window; 2–5 players each player's own window,
+  :mod:`solver.windows`) is at most the optimum the naive reference finds from there, and is
+  ``INF`` only where the reference finds no win.
+* Admissibility on real-size games: along a winning line found by the beam (2–5 players),
+  the bound at every position is at most the waste that line still spends.
+* Metamorphic: each new switch off (``window_players``, ``deepening``, ``pv_order``) gives
+  the reference's answer.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from model.deal import Deal
+from model.game import Game
+from model.rules import RuleSet
+from solver import solve
+from solver.exhaustive import Search
+from solver.state import INF, Switches
+from tests.reference import reference_solve
+from tests.strategies import tiny_games
+
+FAST = settings(max_examples=60, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def random_position(deal: Deal, rng: random.Random, steps: int) -> Game:
+    game = Game(deal)
+    for _ in range(steps):
+        moves = game.legal_moves()
+        if not moves or game.is_over():
+            break
+        game.push(rng.choice(moves))
+    return game
+
+
+def bounds_at(start: Deal | Game) -> tuple[int, int]:
+    """(waste lower bound with every switch on, the 2–5-player window bound or -1)."""
+    s = Search(start, "waste", Switches(), None, None)
+    pw = s.players_window_bound() if s.P > 1 else -1
+    return s.waste_lower_bound(), pw
+
+
+@FAST
+@given(deal=tiny_games(), steps=st.integers(0, 8), seed=st.integers(0, 2**16))
+def test_waste_bounds_never_exceed_the_reference_optimum(deal: Deal, steps: int, seed: int) -> None:
+    game = random_position(deal, random.Random(seed), steps)
+    if game.is_over():
+        return
+    verdict, value = reference_solve(game, "waste")
+    lb, pw = bounds_at(game)
+    if verdict == "win":
+        assert lb <= value, (lb, value, deal.seed, deal.players, deal.rules.to_dict(), steps, seed)
+        assert pw <= value, (pw, value, deal.seed, deal.players, deal.rules.to_dict(), steps, seed)
+    else:
+        assert lb >= 0 and pw >= -1  # any bound is sound for a loss
+
+
+@FAST
+@given(deal=tiny_games(players=st.integers(2, 3)), steps=st.integers(0, 8),
+       seed=st.integers(0, 2**16))
+def test_turns_bound_never_exceeds_the_reference_optimum(deal: Deal, steps: int, seed: int) -> None:
+    game = random_position(deal, random.Random(seed), steps)
+    if game.is_over():
+        return
+    verdict, value = reference_solve(game, "turns")
+    s = Search(game, "turns", Switches(), None, None)
+    lb = s.players_turns_bound()
+    root = s.root_bound()
+    if verdict == "win":
+        assert max(lb, root) <= value, (lb, root, value, deal.seed, deal.players,
+                                        deal.rules.to_dict(), steps, seed)
+
+
+def test_turns_bound_is_above_45_on_some_real_deals() -> None:
+    """The turn order alone (the Summit's player) proves more than one move per slot."""
+    above = [seed for seed in range(1, 11)
+             if Search(Deal.from_seed(seed, 5, RuleSet()), "turns", Switches(), None, None)
+             .root_bound() > 45]
+    off = [seed for seed in range(1, 11)
+           if Search(Deal.from_seed(seed, 5, RuleSet()), "turns", Switches(window_players=False),
+                     None, None).root_bound() > 45]
+    assert above and not off
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_window_bound_holds_along_a_real_size_win(players: int) -> None:
+    from solver.beam import heuristic_win
+    from model.records import replay
+
+    found = None
+    for seed in range(1, 6):
+        deal = Deal.from_seed(seed, players, RuleSet())
+        moves = heuristic_win(deal, "none", time_limit=10)  # any win: the bound is below all
+        if moves:
+            found = (deal, moves)
+            break
+    assert found is not None, "no beam win on seeds 1-5"
+    deal, moves = found
+    end = replay(deal, moves).game
+    assert end.is_won()
+    total = len(end.out)
+    game = Game(deal)
+    checked = 0
+    turns = len(moves)
+    for i, mv in enumerate(moves):
+        if i % 4 == 0:
+            s = Search(game.copy(), "waste", Switches(), None, None)
+            lb = s.players_window_bound()
+            assert lb <= total - len(game.out), (i, lb, total - len(game.out))
+            assert s.players_turns_bound() <= turns - i
+            checked += 1
+        game.push(mv)
+    assert checked >= 10
+
+
+VARIANTS = [{"window_players": False}, {"deepening": False}, {"pv_order": False},
+            {"deepening": False, "pv_order": False, "window_players": False}]
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(deal=tiny_games())
+def test_new_switches_off_change_no_answer(deal: Deal) -> None:
+    for objective in ("waste", "turns"):
+        want = reference_solve(deal, objective)
+        for variant in [{}] + VARIANTS:
+            res = solve(deal, objective, **variant)
+            assert (res.verdict, res.value) == want, (objective, variant, deal.seed,
+                                                      deal.players, deal.rules.to_dict())
+            if res.verdict == "win":
+                assert res.optimal and res.bound == res.value
+
+
+def test_deepening_reports_a_raised_bound_when_stopped() -> None:
+    """A limit that stops the bottom-up proof leaves a bound that is proven (never above the
+    value of any win) and at least the static bound."""
+    deal = Deal.from_seed(3, 1, RuleSet())
+    s = Search(deal, "waste", Switches(), None, None)
+    static = s.waste_lower_bound()
+    res = solve(deal, "waste", node_limit=30_000)
+    assert res.verdict == "win" and res.bound is not None
+    assert static <= res.bound <= res.value
+    assert res.bound < INF
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(deal=tiny_games())
+def test_deepening_slices_resumed_from_the_table_change_no_answer(deal: Deal) -> None:
+    """Tiny slices (a few nodes each) make every proof run out of its slice many times and
+    resume from the table it left: the answers stay the reference's."""
+    import solver.frontier
+
+    old = solver.frontier.FIRST_SLICE
+    solver.frontier.FIRST_SLICE = 3
+    try:
+        for objective in ("waste", "turns"):
+            want = reference_solve(deal, objective)
+            res = solve(deal, objective)
+            assert (res.verdict, res.value) == want, (objective, deal.seed, deal.players,
+                                                      deal.rules.to_dict())
+            if res.verdict == "win":
+                assert res.optimal and res.bound == res.value
+    finally:
+        solver.frontier.FIRST_SLICE = old
