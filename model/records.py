@@ -11,6 +11,11 @@ Position (see :meth:`model.game.Game.to_position`)::
     {"position": {"rules": {...}, "players": P, "to_move": 1, "mountain": [[...], ...],
                   "hands": [[...], ...], "decks": [[...], ...], "out": [...]}}
 
+Record from a position (a position has no deal history; a plan found from it, or a game
+played on from it, is the position and the moves from there)::
+
+    {"position": {...}, "moves": [...]}
+
 A deal typed in from a real table may also be plain text: one line per player's deck, top
 card first, cards separated by spaces or commas, optionally after a label ``P1:``; blank
 lines and ``#`` comments are skipped; a line ``rules: K=V K=V`` sets rule options.
@@ -114,39 +119,73 @@ def deal_to_data(deal: Deal) -> dict[str, Any]:
 
 @dataclass
 class Plan:
-    """A deal and a sequence of moves from its start (a game record or a solver's plan)."""
+    """A start and a sequence of moves from it (a game record or a solver's plan).
 
-    deal: Deal
+    The start is a deal (``deal``; the usual game record) or, for a record that starts
+    mid-game, a position (``position``, a :class:`Game` without history; ``deal`` is then
+    ``None``). Exactly one of the two is set."""
+
+    deal: Deal | None
     moves: list[Move] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    position: Game | None = None
+
+    @property
+    def start(self) -> Deal | Game:
+        """The deal, or the position, the moves start from."""
+        if self.deal is not None:
+            return self.deal
+        assert self.position is not None, "a Plan needs a deal or a position"
+        return self.position
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.start.rules
+
+    @property
+    def players(self) -> int:
+        return self.start.players
 
     def to_json(self) -> dict[str, Any]:
-        """The record as JSON-ready data (keys ``deal``, ``rules``, ``moves``, then extras)."""
-        d = {
-            "deal": deal_to_data(self.deal),
-            "rules": self.deal.rules.to_dict(),
-            "moves": [m.to_json() for m in self.moves],
-        }
+        """The record as JSON-ready data: keys ``deal``, ``rules``, ``moves``, then extras;
+        from a position: ``position`` (with its rules), ``moves``, then extras."""
+        d: dict[str, Any]
+        if self.deal is None:
+            assert self.position is not None
+            d = {"position": self.position.to_position(),
+                 "moves": [m.to_json() for m in self.moves]}
+        else:
+            d = {
+                "deal": deal_to_data(self.deal),
+                "rules": self.deal.rules.to_dict(),
+                "moves": [m.to_json() for m in self.moves],
+            }
         d.update(self.extra)
         return d
 
     @classmethod
     def from_json(cls, data: Any) -> "Plan":
-        """Parse a record; :class:`RecordError` (or another :class:`AscentError`) if bad."""
-        if not isinstance(data, dict) or "deal" not in data:
-            raise RecordError("a plan is a JSON object with keys deal, rules and moves")
-        rules = rules_from_data(data.get("rules"))
-        deal = deal_from_data(data["deal"], rules)
+        """Parse a record (from a deal, or from a position: ``{"position", "moves"}``);
+        :class:`RecordError` (or another :class:`AscentError`) if bad."""
+        if not isinstance(data, dict) or ("deal" not in data and "position" not in data):
+            raise RecordError("a plan is a JSON object with keys deal, rules and moves "
+                              "(or position and moves)")
         raw_moves = data.get("moves", [])
         if not isinstance(raw_moves, list):
             raise RecordError("moves must be a list")
         moves = [Move.from_json(m, i + 1) for i, m in enumerate(raw_moves)]
+        if "deal" not in data:
+            position = position_from_data(data["position"])
+            extra = {k: v for k, v in data.items() if k not in ("position", "moves")}
+            return cls(None, moves, extra, position)
+        rules = rules_from_data(data.get("rules"))
+        deal = deal_from_data(data["deal"], rules)
         extra = {k: v for k, v in data.items() if k not in ("deal", "rules", "moves")}
         return cls(deal, moves, extra)
 
     def replay(self, upto: int | None = None) -> "Replay":
         """Replay the first ``upto`` moves (all by default) through :class:`Game`."""
-        return replay(self.deal, self.moves[:upto] if upto is not None else self.moves)
+        return replay(self.start, self.moves[:upto] if upto is not None else self.moves)
 
 
 @dataclass
@@ -163,10 +202,11 @@ class Replay:
         return self.game.outcome()
 
 
-def replay(deal: Deal, moves: Sequence[Move]) -> Replay:
-    """Push ``moves`` from the start of ``deal``; stops at the first illegal move and reports
-    its 1-based number and ruling."""
-    game = Game(deal)
+def replay(start: Deal | Game, moves: Sequence[Move]) -> Replay:
+    """Push ``moves`` from the start of ``start`` (a deal, or a position: a copy of it, the
+    given :class:`Game` is left as it is); stops at the first illegal move and reports its
+    1-based number and ruling."""
+    game = start.copy() if isinstance(start, Game) else Game(deal=start)
     for i, m in enumerate(moves):
         try:
             game.push(m)
@@ -247,6 +287,8 @@ def plan_of_answer(data: dict[str, Any]) -> Plan:
         return Plan.from_json(data["plan"])
     best = data.get("best_progress")
     moves = best.get("moves", []) if isinstance(best, dict) else []
+    if "deal" not in data and "position" in data:  # an answer from a bare position
+        return Plan.from_json({"position": data["position"], "moves": moves})
     return Plan.from_json({"deal": data["deal"], "rules": data.get("rules"), "moves": moves})
 
 

@@ -1,7 +1,10 @@
-"""Searches over deals: the memoized DFS (:func:`solver.dfs.solve`) and their shared result
-type (:mod:`solver.result`). Every plan a solver returns has been replayed by :mod:`model`."""
+"""Searches over deals and positions: the memoized DFS (:func:`solver.solve`), its beam alone
+(:func:`solver.heuristic_win`) and their shared result type (:mod:`solver.result`). A search
+starts from a deal's first move or from any fully known :class:`model.game.Game` position.
+Every plan a solver returns has been replayed by :mod:`model`."""
 
-from solver.dfs import solve
+from solver.dfs import heuristic_win, solve
 from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolveResult, SolverBug
 
-__all__ = ["LOSS", "OBJECTIVES", "SolveResult", "SolverBug", "UNKNOWN", "WIN", "solve"]
+__all__ = ["LOSS", "OBJECTIVES", "SolveResult", "SolverBug", "UNKNOWN", "WIN", "heuristic_win",
+           "solve"]

@@ -49,7 +49,9 @@ from typing import Callable
 
 from model.cards import Card
 from model.deal import Deal
+from model.game import Game
 from model.moves import CAMPFIRE, DISCARD, PLACE, Move
+from model.rules import RuleSet
 from solver.result import (
     LOSS,
     OBJECTIVES,
@@ -73,8 +75,7 @@ class Tables:
     """Card-type tables of one rule set: id → kind, value, colour; ``dead`` is the extra id
     that stands for any dead card in keys."""
 
-    def __init__(self, deal: Deal) -> None:
-        rules = deal.rules
+    def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
         types: list[Card] = []
         for c in rules.composition():
@@ -123,20 +124,30 @@ class _Stop(Exception):
 
 
 class Search:
-    """One solve of one deal. Use :func:`solve`."""
+    """One solve from one start: a deal (its first move) or a fully known
+    :class:`~model.game.Game` position. Use :func:`solve`.
 
-    def __init__(self, deal: Deal, objective: str, switches: Switches,
+    From a deal, each player's known deck is the deal's deck and a deck pointer says how
+    far it was drawn. From a position, the same: a game replayed from a deal keeps the deal's
+    decks (pointers past the cards drawn); a bare position gets for each player a virtual
+    deck of its hand (in the engine's order) followed by its deck, drawn up to the hand."""
+
+    def __init__(self, start: Deal | Game, objective: str, switches: Switches,
                  deadline: float | None, node_limit: int | None,
                  progress: Callable[[dict], None] | None = None) -> None:
-        self.deal = deal
-        self.t = Tables(deal)
-        r = deal.rules
+        game = start if isinstance(start, Game) else None
+        deal = start if isinstance(start, Deal) else None
+        self.start = start
+        self.game = game
+        self.deal = deal if deal is not None else (game.deal if game is not None else None)
+        self.t = Tables(start.rules)
+        r = start.rules
         self.R = r.rows  # rows below the peak
         self.rowlen = [r.row_length(i + 1) for i in range(self.R)]
         self._slots_below_peak = sum(self.rowlen)
         self._slots_total = self._slots_below_peak + 1
         self.hand_size = r.hand_size
-        self.P = deal.players
+        self.P = start.players
         self.look_through = r.bridge_neighbour == "look-through"
         self.bridge_max = r.bridge_replace_cost == "max"
         self.campfire_paid = r.campfire_move_cost == "paid"
@@ -147,7 +158,13 @@ class Search:
         self.deadline = deadline
         self.node_limit = node_limit
         self.progress = progress
-        self.decks = [tuple(self.t.id_of[c] for c in d) for d in deal.decks]
+        if game is None:
+            decks = deal.decks
+        elif game.deal is not None:
+            decks = game.deal.decks
+        else:
+            decks = [list(h) + list(d) for h, d in zip(game.hands, game.decks)]
+        self.decks = [tuple(self.t.id_of[c] for c in d) for d in decks]
         # colour-free tie-break: where a card type first stands in its player's deck. A
         # relabelling of colours keeps these positions, so the search order (and the plan)
         # changes only by the relabelling.
@@ -174,6 +191,11 @@ class Search:
         self.rem_by_maxrow = self._by_maxrow(self.remaining)
         for p in range(self.P):
             self._draw(p)
+        self.spent0 = 0
+        self.root: Deal | Game = start
+        self.root_to_move = 0
+        if game is not None:
+            self.load(game)
         self.tt: dict[bytes, int] = {}
         self._canon_cache: dict[tuple, list[int]] = {}
         self.nodes = 0
@@ -214,6 +236,41 @@ class Search:
             for c in self.decks[p][i - n:i]:
                 hand.remove(c)
             self.ptr[p] = i - n
+
+    def snapshot_of(self, game: Game) -> tuple:
+        """The compact state (a :meth:`snapshot`) of ``game``, a position reached from this
+        search's start (same decks: each of ``game``'s decks is what is left of the known
+        deck). Raises ``ValueError`` for a position that does not fit the known decks."""
+        id_of = self.t.id_of
+        if game.players != self.P or game.rules != self.t.rules:
+            raise ValueError("the position is not of this search's game")
+        ptr = []
+        for p in range(self.P):
+            deck = self.decks[p]
+            rest = tuple(id_of[c] for c in game.decks[p])
+            n = len(deck) - len(rest)
+            if n < 0 or deck[n:] != rest:
+                raise ValueError(f"player {p + 1}'s deck is not what is left of the known deck")
+            ptr.append(n)
+        rows = tuple(tuple(id_of[c] for c in game.mountain[i]) for i in range(self.R))
+        peak = game.mountain[self.R]
+        hands = tuple(tuple(sorted(id_of[c] for c in h)) for h in game.hands)
+        return rows, hands, tuple(ptr), game.to_move, len(peak)
+
+    def load(self, game: Game) -> None:
+        """Set the current state to ``game``'s position (see :meth:`snapshot_of`); the
+        objectives count from it (``spent0``)."""
+        rows, hands, ptr, to_move, peak = self.snapshot_of(game)
+        self.restore((rows, hands, ptr, to_move))
+        self.filled += peak
+        self.spent0 = 0
+        self.spent0 = self.spent()
+        self.root = game
+        self.root_to_move = to_move
+
+    def spent(self) -> int:
+        """Cards that left the game (discarded or a replaced Bridge) since the start."""
+        return sum(self.ptr) - sum(len(h) for h in self.hands) - self.filled - self.spent0
 
     def apply(self, mv: tuple) -> tuple:
         """Apply internal move ``mv``; return the undo record."""
@@ -770,7 +827,7 @@ class Search:
                         if self.filled > self.best_progress:
                             self.best_progress = self.filled
                             self.best_line = line + [mv]
-                        spent = sum(self.ptr) - sum(len(h) for h in self.hands) - self.filled
+                        spent = self.spent()
                         if waste_mode and spent + self.n_bridges >= cap:
                             self.undo(mv, rec)
                             continue
@@ -939,7 +996,7 @@ class Search:
         flags = self.dead_flags()
         lb = self.tt.get(self.key(flags), 0) if self.sw.transposition else 0
         if self.objective == "turns":
-            lb = max(lb, self._slots_total)
+            lb = max(lb, self._slots_below_peak - self.filled + self.n_bridges + 1)
         if self.objective == "waste":
             lb = max(lb, self.waste_lower_bound())
         return lb
@@ -949,21 +1006,25 @@ class Search:
         stats = self.stats()
         line = best if best is not None else self.best_line
         moves = self.to_moves(line)
-        best_line = checked_line(self.deal, moves, "dfs")
+        root = self.root
+        best_line = checked_line(root, moves, "dfs")
+        deal = root if isinstance(root, Deal) else root.deal
+        start = root if isinstance(root, Game) else None
         if best is not None:
-            plan = checked_plan(self.deal, moves, "dfs")
+            plan = checked_plan(root, moves, "dfs")
             value = best_value if self.objective != "none" else None
             optimal = exhausted and self.objective != "none"
             bound = value if optimal else (self.root_bound() if self.objective != "none" else None)
-            return SolveResult(WIN, self.objective, self.deal, plan, value, optimal, bound,
-                               self._slots_total, best_line, "dfs", stats)
+            return SolveResult(WIN, self.objective, deal, plan, value, optimal, bound,
+                               self._slots_total, best_line, "dfs", stats, start, list(moves))
         verdict = LOSS if exhausted else UNKNOWN
         bound = None
         if self.objective != "none":
             bound = INF if exhausted else self.root_bound()
             bound = None if bound >= INF else bound
-        return SolveResult(verdict, self.objective, self.deal, None, None, False, bound,
-                           max(self.best_progress, 0), best_line, "dfs", stats)
+        return SolveResult(verdict, self.objective, deal, None, None, False, bound,
+                           max(self.best_progress, 0), best_line, "dfs", stats, start,
+                           list(best_line))
 
     # ---- decoding ------------------------------------------------------------------------
 
@@ -971,7 +1032,7 @@ class Search:
         """Internal moves → :class:`~model.moves.Move` (players, rows, slots 1-based)."""
         cards = self.t.cards
         out = []
-        p = 0
+        p = self.root_to_move
         for kind, card, r, s, r2, s2, disc in line:
             dc = tuple(cards[c] for c in disc)
             if kind == M_DISCARD:
@@ -1013,14 +1074,19 @@ DEFAULT_BEAM_SCHEDULE: tuple[tuple[int, int], ...] = (
     (8, 2), (16, 1), (64, 2), (64, 1), (256, 1), (256, 2))
 
 
-def heuristic_win(deal: Deal, objective: str = "none", time_limit: float | None = None,
+def heuristic_win(start: Deal | Game, objective: str = "none", time_limit: float | None = None,
                   beam_schedule: tuple[tuple[int, int], ...] = DEFAULT_BEAM_SCHEDULE
                   ) -> list[Move] | None:
-    """The beam phase of :func:`solve` alone: a winning move list, or ``None`` when no beam
-    of the schedule finds one within ``time_limit`` seconds. Heuristic: ``None`` proves
+    """The beam phase of :func:`solve` alone: a winning move list from ``start`` (a deal's
+    first move, or a fully known :class:`~model.game.Game` position), or ``None`` when no
+    beam of the schedule finds one within ``time_limit`` seconds. Heuristic: ``None`` proves
     nothing. Used to give CP-SAT a solution hint (:func:`solver.cpsat.solve_cpsat`)."""
+    if objective not in OBJECTIVES:
+        raise ValueError(f"unknown objective {objective!r}; valid: {', '.join(OBJECTIVES)}")
+    if isinstance(start, Game) and start.is_won():
+        return []
     deadline = time.monotonic() + time_limit if time_limit is not None else None
-    s = Search(deal, objective, Switches(), deadline, None)
+    s = Search(start, objective, Switches(), deadline, None)
     best = s.beams(beam_schedule)
     if s.interrupted:  # Ctrl-C is the user's, not a limit: pass it on
         raise KeyboardInterrupt
@@ -1028,7 +1094,7 @@ def heuristic_win(deal: Deal, objective: str = "none", time_limit: float | None 
 
 
 def solve(
-    deal: Deal,
+    start: Deal | Game,
     objective: str = "none",
     time_limit: float | None = None,
     node_limit: int | None = None,
@@ -1037,8 +1103,14 @@ def solve(
     beam_schedule: tuple[tuple[int, int], ...] = DEFAULT_BEAM_SCHEDULE,
     **switches,
 ) -> SolveResult:
-    """Decide ``deal`` with every card known; optionally find the optimal win.
+    """Decide ``start`` with every card known; optionally find the optimal win.
 
+    ``start``: a :class:`~model.deal.Deal` (solved from its first move) or a fully known
+    :class:`~model.game.Game` position (a bare position, or a game replayed from a deal).
+    From a position the objective counts from it (waste still to spend, turns still to
+    play), ``SolveResult.continuation`` holds the moves from it and ``SolveResult.plan`` is
+    the whole record (the game's moves so far, then the winning moves; see
+    :func:`solver.result.record_of`).
     ``objective``: ``none`` | ``waste`` | ``turns`` (see :mod:`solver.result`).
     ``time_limit`` in seconds and ``node_limit`` in nodes bound the search (``None``: no
     limit); when one runs out the verdict is ``unknown`` (or ``win`` with ``optimal=False`` and
@@ -1062,7 +1134,10 @@ def solve(
     if not sw.table_size:
         sw.table_size = table_entries_for(memory_limit_mb)
     deadline = time.monotonic() + time_limit if time_limit is not None else None
-    s = Search(deal, objective, sw, deadline, node_limit, progress)
+    s = Search(start, objective, sw, deadline, node_limit, progress)
+    if s.filled == s._slots_total:  # a won position: nothing left to play
+        s.progress_proven = True
+        return s.result([], 0, True)
     start = s.snapshot()
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 10_000))

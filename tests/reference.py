@@ -15,6 +15,10 @@ recursion ends, and it visits every line of play from the deal. Therefore:
   ``len(game.out)`` (cards out of the game at the win) or ``len(moves)``.
 
 It is exponential and only meant for tiny games (see :mod:`tests.strategies`).
+
+From a position (a :class:`Game`, issue 8) the same search runs on a copy of it, and the
+objectives count from there: the cards that leave the game from the position on, the moves
+made from it.
 """
 
 from __future__ import annotations
@@ -28,28 +32,30 @@ from model.moves import Move
 OBJECTIVES = ("none", "waste", "turns")
 
 
-def _value(game: Game, objective: str) -> int:
-    """The objective value of the won ``game`` (0 for ``none``, which only asks for a win)."""
+def _value(game: Game, objective: str, base: tuple[int, int] = (0, 0)) -> int:
+    """The objective value of the won ``game`` (0 for ``none``, which only asks for a win),
+    counted from a start where ``base`` = (cards out, moves made)."""
     if objective == "waste":
-        return len(game.out)
+        return len(game.out) - base[0]
     if objective == "turns":
-        return len(game.move_stack)
+        return len(game.move_stack) - base[1]
     return 0
 
 
-def _best(game: Game, objective: str) -> tuple[int, list[Move]] | None:
+def _best(game: Game, objective: str, base: tuple[int, int] = (0, 0)
+          ) -> tuple[int, list[Move]] | None:
     """Best (value, line) over every line from ``game``'s position, or ``None`` if no line
     wins. The line is the list of moves from here. For ``none`` the first win found is
     returned (any win is optimal)."""
     result = game.outcome()
     if result == "win":
-        return _value(game, objective), []
+        return _value(game, objective, base), []
     if result == "loss":
         return None
     best: tuple[int, list[Move]] | None = None
     for move in game.legal_moves():
         game.push(move)
-        sub = _best(game, objective)
+        sub = _best(game, objective, base)
         game.pop()
         if sub is not None and (best is None or sub[0] < best[0]):
             best = (sub[0], [move] + sub[1])
@@ -58,8 +64,15 @@ def _best(game: Game, objective: str) -> tuple[int, list[Move]] | None:
     return best
 
 
-def reference_search(deal: Deal, objective: str = "none") -> tuple[str, int | None, list[Move] | None]:
-    """Exhaustively solve ``deal``: ``(verdict, value, line)``.
+def _start_game(start: Deal | Game) -> Game:
+    """A fresh :class:`Game` at ``start`` (the given game is never changed)."""
+    return start.copy() if isinstance(start, Game) else Game(start)
+
+
+def reference_search(deal: Deal | Game, objective: str = "none"
+                     ) -> tuple[str, int | None, list[Move] | None]:
+    """Exhaustively solve ``deal`` (a deal, or a :class:`Game` position: solved from there,
+    values counted from there): ``(verdict, value, line)``.
 
     ``verdict`` is ``"win"`` or ``"loss"`` (never unknown: the search is complete);
     ``value`` is the minimal waste (``len(game.out)`` at the win) or minimal number of moves
@@ -69,23 +82,25 @@ def reference_search(deal: Deal, objective: str = "none") -> tuple[str, int | No
     """
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r}; valid: {', '.join(OBJECTIVES)}")
-    best = _best(Game(deal), objective)
+    game = _start_game(deal)
+    best = _best(game, objective, (len(game.out), 0))
     if best is None:
         return "loss", None, None
     value, line = best
     return "win", (None if objective == "none" else value), line
 
 
-def reference_solve(deal: Deal, objective: str = "none") -> tuple[str, int | None]:
+def reference_solve(deal: Deal | Game, objective: str = "none") -> tuple[str, int | None]:
     """``(verdict, value)`` of :func:`reference_search` (see there)."""
     verdict, value, _ = reference_search(deal, objective)
     return verdict, value
 
 
-def winning_lines(deal: Deal, limit: int | None = None) -> Iterator[list[Move]]:
-    """Every winning line of ``deal`` (move lists from the start), in legal-move order, up to
-    ``limit`` of them. Same plain search, used to check the optima against all wins."""
-    game = Game(deal)
+def winning_lines(deal: Deal | Game, limit: int | None = None) -> Iterator[list[Move]]:
+    """Every winning line of ``deal`` (move lists from the start, or from a position), in
+    legal-move order, up to ``limit`` of them. Same plain search, used to check the optima
+    against all wins."""
+    game = _start_game(deal)
     line: list[Move] = []
     count = 0
 
@@ -110,10 +125,10 @@ def winning_lines(deal: Deal, limit: int | None = None) -> Iterator[list[Move]]:
     yield from walk()
 
 
-def count_nodes(deal: Deal) -> int:
+def count_nodes(deal: Deal | Game) -> int:
     """Positions visited by a full search of ``deal`` (the start included): the size of the
     game tree, for choosing test configurations."""
-    game = Game(deal)
+    game = _start_game(deal)
 
     def walk() -> int:
         n = 1
@@ -126,3 +141,18 @@ def count_nodes(deal: Deal) -> int:
         return n
 
     return walk()
+
+
+def first_losing_move(start: Deal | Game, moves: list[Move]) -> int | None:
+    """The 1-based number of the first move of ``moves`` (played from ``start``) before which
+    the game could still be won and after which it cannot: the naive answer to "which move
+    lost the game" (issue 8). ``None`` if there is no such move."""
+    game = _start_game(start)
+    before = _best(game.copy(), "none") is not None
+    for i, move in enumerate(moves, start=1):
+        game.push(move)
+        after = _best(game.copy(), "none") is not None
+        if before and not after:
+            return i
+        before = after
+    return None
