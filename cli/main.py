@@ -10,6 +10,7 @@ from __future__ import annotations
 import click
 
 from cli.common import AscentGroup
+from cli.daily import daily
 from cli.deal import deal
 from cli.legal import legal
 from cli.replay import replay
@@ -54,6 +55,7 @@ main.add_command(show)
 main.add_command(legal)
 main.add_command(replay)
 main.add_command(solve)
+main.add_command(daily)
 
 
 if __name__ == "__main__":  # pragma: no cover
