@@ -91,16 +91,16 @@ RULES = {"full": FULL_RULES, "mini": MINI_RULES}
 #: Deterministic node limits of the solver per (kind, size).
 NODE_LIMITS = {
     ("deal", "mini"): 40_000,
-    ("position", "full"): 5_000,
+    ("position", "full"): 3_000,
     ("position", "mini"): 5_000,
 }
 #: The beams that play the deal before the player takes over (position puzzles).
-CUT_BEAMS = ((16, 1), (64, 1))
+CUT_BEAMS = {"full": ((8, 1), (32, 1)), "mini": ((16, 1), (64, 1))}
 #: Empty slots (peak excluded) of a position puzzle: (fewest, most).
 CUT_EMPTY = {"full": (2, 7), "mini": (2, 6)}
 
-MAX_STATES = 12_000
-PLAYOUTS = {"full": 8, "mini": 16}
+MAX_STATES = {"full": 5_000, "mini": 12_000}
+PLAYOUTS = {"full": 4, "mini": 16}
 MAX_CANDIDATES = 400
 MAX_DEAL_HINTS = 8
 #: The player of position puzzles' games makes a uniformly random move with chance
@@ -112,6 +112,8 @@ MAX_TEMPTING = 6
 PAR_BEAMS = {"mini": ((8, 1), (64, 0))}
 #: Beam widths tried, narrowest first, for the ``beam_width`` feature (one way to pay kept).
 BEAM_LADDER = (1, 2, 4, 8, 16, 32)
+#: The ladder stops after this width once a beam has won (the best of the wins is par).
+LADDER_UNTIL = 16
 
 
 #: Why candidates were turned down in this process (for the calibration report).
@@ -154,6 +156,8 @@ def evaluate_deal(cand: dict[str, int], size: str) -> dict[str, Any] | None:
     # the beam ladder: the narrowest beam that wins (a feature), and the best win of all
     width, beam_waste, best = 0, None, None
     for w in BEAM_LADDER:
+        if width and w > LADDER_UNTIL:
+            break
         mv = heuristic_win(deal, "waste", beam_schedule=((w, 1),))
         if mv is None:
             continue
@@ -255,7 +259,7 @@ def cut_position(cand: dict[str, int], size: str) -> tuple[Deal, list[Move], Mov
     rules = RULES[size]
     deal = Deal.from_seed(cand["seed"], cand["players"], rules)
     limit = NODE_LIMITS["position", size]
-    line = heuristic_win(deal, beam_schedule=CUT_BEAMS)
+    line = heuristic_win(deal, beam_schedule=CUT_BEAMS[size])
     if line is None:
         return rejected("deal not won")
     rng = SplitMix64(cand["playout"])
@@ -309,7 +313,7 @@ def evaluate_position(cand: dict[str, int], size: str) -> dict[str, Any] | None:
     game = replay(deal, prefix).game
     start = game.copy()
     try:
-        wg = win_graph(start, MAX_STATES)
+        wg = win_graph(start, MAX_STATES[size])
     except TooManyStates:
         return rejected("too many states")
     first = wg.legal_count[wg.root]
