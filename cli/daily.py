@@ -99,9 +99,9 @@ def daily(ctx: click.Context, date_text: str | None, kind: str, size: str, hint:
     Examples:
       ascent daily --date 2026-12-01 --size mini
       ascent daily --date 2026-12-01 --size mini --hint 1
-      ascent daily --date 2026-12-02 --kind position --size mini --solution
+      ascent daily --date 2026-12-02 --kind position --size mini --archive puzzles/archive --solution
       ascent daily --date 2026-12-01 --size mini --json
-      ascent daily build --from 2026-12-01 --to 2026-12-02 --size mini --out archive
+      mkdir -p archive && ascent daily build --from 2026-12-01 --to 2026-12-02 --kind deal --size mini --out archive
       ascent daily check puzzles/archive --quick
     """
     if ctx.invoked_subcommand is not None:
@@ -155,7 +155,7 @@ def build(first: str, last: str, out_dir: str, workers: int, kinds: tuple[str, .
 
     \b
     Example:
-      ascent daily build --from 2026-12-01 --to 2026-12-02 --size mini --out archive
+      mkdir -p archive && ascent daily build --from 2026-12-01 --to 2026-12-02 --kind deal --size mini --out archive
     """
     from puzzles.build import build_archive
 
