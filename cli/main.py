@@ -11,6 +11,7 @@ import click
 
 from cli.analyse import analyse
 from cli.common import AscentGroup
+from cli.daily import daily
 from cli.deal import deal
 from cli.hint import hint
 from cli.legal import legal
@@ -69,6 +70,7 @@ main.add_command(serve)
 main.add_command(study)
 main.add_command(simulate)
 main.add_command(variants)
+main.add_command(daily)
 
 
 if __name__ == "__main__":  # pragma: no cover

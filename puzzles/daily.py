@@ -21,9 +21,9 @@ Kinds and sizes:
   with at most ``par`` cards out of the game (discards and replaced Bridges). ``par`` is the
   fewest the waste-optimising solver (:func:`solver.solve`, a deterministic node limit) found;
   ``par_proven`` says whether it proved that no win spends fewer.
-* **position** puzzles are mid-game positions of real deals (1–5 players), cut from the
-  solver's winning game a few slots before the end and pushed off its line by up to two noisy
-  greedy moves. Goal: win from the position (every seat is played, all cards known). ``par``
+* **position** puzzles are mid-game positions of real deals (1–5 players): the solver
+  plays the deal until a few slots are left, a mostly greedy player takes over and loses,
+  and the puzzle is the last moment its game could still be won (:func:`cut_position`). Goal: win from the position (every seat is played, all cards known). ``par``
   is the fewest cards out of the game on a winning line, proven by exhaustive search.
   The solution's game record starts at the deal; the puzzle starts after move
   ``solution.start_move``.
@@ -36,8 +36,9 @@ Criteria (generator version 1), tried in the date's candidate order
 (:mod:`puzzles.dates`), the first candidate meeting them in the date's band is the puzzle:
 
 * deal: the solver wins; for ``mini`` the par is proven;
-* position: winnable; at most half of the legal first moves keep a win ("only few lines");
-  the deterministic greedy player loses from it ("the tempting cheap moves lose"); the
+* position: the last winnable position of the player's lost game
+  (:func:`cut_position`), where one of the cheapest moves loses ("the tempting cheap move
+  loses", proven by the solver; the feature ``tempting_move``); at most half of the legal first moves keep a win ("only few lines"); the
   shortest win takes at least 3 moves; the exhaustive search stays under
   :data:`MAX_STATES` states.
 
@@ -55,6 +56,7 @@ JSON on any machine and any ``PYTHONHASHSEED``.
 from __future__ import annotations
 
 import datetime as _dt
+from collections import Counter
 from typing import Any
 
 from model.deal import Deal, SplitMix64
@@ -72,8 +74,8 @@ from puzzles.dates import (
     check_date,
 )
 from puzzles.grade import THRESHOLDS, grade_of, score
-from puzzles.keymoves import TooManyStates, win_graph
-from puzzles.playouts import greedy_move, playout, playouts
+from puzzles.keymoves import TooManyStates, state_key, win_graph
+from puzzles.playouts import greedy_choices, greedy_move, playout, playouts
 
 GENERATOR_NAME = "ascent daily"
 GENERATOR_VERSION = 1
@@ -89,19 +91,39 @@ RULES = {"full": FULL_RULES, "mini": MINI_RULES}
 #: Deterministic node limits of the solver per (kind, size).
 NODE_LIMITS = {
     ("deal", "mini"): 40_000,
-    ("position", "full"): 20_000,
-    ("position", "mini"): 20_000,
+    ("position", "full"): 3_000,
+    ("position", "mini"): 5_000,
 }
-#: Empty slots (peak excluded) at the cut of a position puzzle: (fewest, most).
-CUT_EMPTY = {"full": (4, 7), "mini": (3, 6)}
-MAX_STATES = 60_000
-PLAYOUTS = {"full": 8, "mini": 16}
+#: The beams that play the deal before the player takes over (position puzzles).
+CUT_BEAMS = {"full": ((8, 1), (32, 1)), "mini": ((16, 1), (64, 1))}
+#: Empty slots (peak excluded) of a position puzzle: (fewest, most).
+CUT_EMPTY = {"full": (2, 7), "mini": (2, 6)}
+
+MAX_STATES = {"full": 5_000, "mini": 12_000}
+PLAYOUTS = {"full": 4, "mini": 16}
 MAX_CANDIDATES = 400
 MAX_DEAL_HINTS = 8
+#: The player of position puzzles' games makes a uniformly random move with chance
+#: 1/EPSILON_DEN, else a noisy greedy one.
+EPSILON_DEN = 3
+#: Cheapest moves tried (engine's order) for a losing "tempting" one.
+MAX_TEMPTING = 6
 #: The solver's beam phase when looking for par (then the DFS to the node limit).
 PAR_BEAMS = {"mini": ((8, 1), (64, 0))}
 #: Beam widths tried, narrowest first, for the ``beam_width`` feature (one way to pay kept).
 BEAM_LADDER = (1, 2, 4, 8, 16, 32)
+#: The ladder stops after this width once a beam has won (the best of the wins is par).
+LADDER_UNTIL = 16
+
+
+#: Why candidates were turned down in this process (for the calibration report).
+REJECTIONS: Counter = Counter()
+
+
+def rejected(reason: str) -> None:
+    """Count a rejected candidate under ``reason``; returns ``None``."""
+    REJECTIONS[reason] += 1
+    return None
 
 
 class GenerationError(RuntimeError):
@@ -134,6 +156,8 @@ def evaluate_deal(cand: dict[str, int], size: str) -> dict[str, Any] | None:
     # the beam ladder: the narrowest beam that wins (a feature), and the best win of all
     width, beam_waste, best = 0, None, None
     for w in BEAM_LADDER:
+        if width and w > LADDER_UNTIL:
+            break
         mv = heuristic_win(deal, "waste", beam_schedule=((w, 1),))
         if mv is None:
             continue
@@ -203,39 +227,78 @@ def empty_slots(game: Game) -> int:
     return sum(r.row_length(i) - len(game.mountain[i - 1]) for i in range(1, r.rows + 1))
 
 
-def cut_position(cand: dict[str, int], size: str) -> tuple[Deal, list[Move]] | None:
-    """The deal and the moves from its start to the candidate's position, or ``None``."""
+def losing_cheap_move(game: Game, limit: int) -> Move | None:
+    """The first of the cheapest moves (:func:`puzzles.playouts.greedy_choices`, at most
+    :data:`MAX_TEMPTING`, engine's order) after which the solver proves a loss, or ``None``."""
     from solver import solve
+
+    for m in greedy_choices(game)[:MAX_TEMPTING]:
+        after = game.copy()
+        after.push(m)
+        if not after.is_won() and solve(after, node_limit=limit).verdict == "loss":
+            return m
+    return None
+
+
+def cut_position(cand: dict[str, int], size: str) -> tuple[Deal, list[Move], Move] | None:
+    """Where the candidate's puzzle starts: ``(deal, moves from the deal's start, the
+    tempting losing move)``, or ``None``.
+
+    The solver's beam (:func:`solver.heuristic_win`) plays the deal (every seat) until at most ``hi`` empty slots are left
+    (``hi`` = ``CUT_EMPTY[size][1]``, less 1 on odd playout draws). From there a player
+    takes over: at each turn, with chance 1/:data:`EPSILON_DEN` a uniformly random legal
+    move, else a noisy greedy one (:mod:`puzzles.playouts`), every choice drawn from
+    SplitMix64 seeded with the candidate's playout seed. If the player loses, the last
+    position of its game from which the solver still proves a win is the puzzle (searched
+    back from the end). It needs at least ``CUT_EMPTY[size][0]`` empty slots, and one of
+    its cheapest moves must lose: the player's move there if it was one, else the first
+    losing one of :func:`losing_cheap_move` (the tempting move)."""
+    from solver import solve
+    from solver.dfs import heuristic_win
 
     rules = RULES[size]
     deal = Deal.from_seed(cand["seed"], cand["players"], rules)
-    res = solve(deal, objective="none", node_limit=NODE_LIMITS["position", size])
-    if res.verdict != "win" or res.plan is None:
-        return None
+    limit = NODE_LIMITS["position", size]
+    line = heuristic_win(deal, beam_schedule=CUT_BEAMS[size])
+    if line is None:
+        return rejected("deal not won")
     rng = SplitMix64(cand["playout"])
     lo, hi = CUT_EMPTY[size]
-    target = lo + rng.next() % (hi - lo + 1)
+    hi -= rng.next() % 2
     g = Game(deal)
-    prefix: list[Move] = []
-    for m in res.plan.moves:
-        if empty_slots(g) <= target:
+    moves: list[Move] = []
+    for m in line:
+        if empty_slots(g) <= hi:
             break
         g.push(m)
-        prefix.append(m)
-    from puzzles.playouts import greedy_choices
-
-    for _ in range(rng.next() % 3):
-        if g.outcome() is not None:
-            break
-        choices = greedy_choices(g)
-        if not choices:
-            break
+        moves.append(m)
+    takeover = len(moves)
+    while g.outcome() is None:
+        explore = rng.next() % EPSILON_DEN == 0
+        choices = g.legal_moves() if explore else greedy_choices(g)
         m = choices[rng.next() % len(choices)]
         g.push(m)
-        prefix.append(m)
-    if g.outcome() is not None:
-        return None
-    return deal, prefix
+        moves.append(m)
+    if g.is_won():
+        return rejected("player won")
+    i = len(moves)
+    while True:  # back from the end: the last position still won
+        g.pop()
+        i -= 1
+        v = "win" if i == takeover else solve(g.copy(), node_limit=limit).verdict
+        if v == "unknown":
+            return rejected("solver limit")
+        if v == "win":
+            break
+    if empty_slots(g) < lo:
+        return rejected("too few empty slots")
+    pos = g.copy()
+    tempting = moves[i]
+    if tempting not in greedy_choices(pos):  # a random move lost: is a cheap one losing?
+        tempting = losing_cheap_move(pos, limit)
+        if tempting is None:
+            return rejected("no losing cheap move")
+    return deal, moves[:i], tempting
 
 
 def evaluate_position(cand: dict[str, int], size: str) -> dict[str, Any] | None:
@@ -246,25 +309,23 @@ def evaluate_position(cand: dict[str, int], size: str) -> dict[str, Any] | None:
     cut = cut_position(cand, size)
     if cut is None:
         return None
-    deal, prefix = cut
+    deal, prefix, tempting = cut
     game = replay(deal, prefix).game
     start = game.copy()
-    if playout(start).won:  # the tempting cheap moves must lose (checked first: cheap)
-        return None
     try:
-        wg = win_graph(start, MAX_STATES)
+        wg = win_graph(start, MAX_STATES[size])
     except TooManyStates:
-        return None
-    if not wg.winnable:
-        return None
+        return rejected("too many states")
     first = wg.legal_count[wg.root]
     winning_first = len(wg.winning_first_moves())
+    if not wg.winnable or tempting in wg.winning_first_moves():
+        raise AssertionError("the exhaustive search disagrees with the solver")
     if 2 * winning_first > first:
-        return None
+        return rejected("many winning first moves")
     par, line = wg.cheapest_line()
     shortest = _shortest(wg)
     if shortest < 3:
-        return None
+        return rejected("short")
     keys = wg.key_moves()
     n = PLAYOUTS[size]
     noisy = playouts(start, "greedy", cand["playout"] ^ 0x5DEECE66D, n)
@@ -280,6 +341,7 @@ def evaluate_position(cand: dict[str, int], size: str) -> dict[str, Any] | None:
         "states": wg.states,
         "par": par,
         "random_win": float(f"{float(p):.9g}"),
+        "tempting_move": start.move_text(tempting),
         "playouts": n,
         "playout_wins": sum(x.won for x in noisy),
     }
@@ -289,7 +351,7 @@ def evaluate_position(cand: dict[str, int], size: str) -> dict[str, Any] | None:
     g = start.copy()
     pending = list(keys)
     for m in line:
-        if pending and pending[0][0] == g.key():
+        if pending and pending[0][0] == state_key(g):
             entries.append(_move_entry(g, pending[0][1]))
             pending.pop(0)
         g.push(m)

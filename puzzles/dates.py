@@ -8,7 +8,7 @@ integer arithmetic and the project's SplitMix64 of :mod:`model.deal`; no ``rando
 ``hash``):
 
 1. **Day number** ``d``: days since the epoch 2000-01-01 (``d = 0`` on 2000-01-01,
-   ``d = 9830`` on 2026-12-01).
+   ``d = 9831`` on 2026-12-01).
 2. **Salt** of the puzzle's kind and size: the 8 ASCII bytes of its name read as a
    big-endian unsigned 64-bit integer (:data:`SALT_NAMES`: ``DEALFULL``, ``DEALMINI``,
    ``POSNFULL``, ``POSNMINI``; ``DEALFULL`` = ``0x4445414C46554C4C``).
@@ -29,7 +29,7 @@ Weekdays ramp like newspaper puzzles: Monday and Tuesday ``easy``, Wednesday and
 ``medium``, Friday and Saturday ``hard``, Sunday ``expert``.
 
 >>> day_number(parse_date("2026-12-01"))
-9830
+9831
 >>> hex(salt("deal", "full"))
 '0x4445414c46554c4c'
 >>> band_for(parse_date("2026-12-06"))  # a Sunday

@@ -31,6 +31,7 @@ from fractions import Fraction
 
 import networkx as nx
 
+from model.cards import Card
 from model.game import Game
 from model.moves import Move
 
@@ -179,15 +180,41 @@ class WinGraph:
         return total, line
 
 
-def win_graph(game: Game, max_states: int = 200_000) -> WinGraph:
-    """Explore every line from ``game`` (a copy is used) and return its :class:`WinGraph`.
-    Raises :class:`TooManyStates` past ``max_states`` distinct states."""
-    g = game.copy()
-    graph = WinGraph(root=g.key())
-    seen: dict[tuple, bool] = {}
+def state_key(game: Game) -> str:
+    """A compact key of everything that decides the future of ``game`` (the same
+    information as :meth:`model.game.Game.key`, as one string: strings cache their hash,
+    tuples of cards do not)."""
+    parts = [" ".join([_text(c) for c in r]) for r in game.mountain]
+    parts += [" ".join([_text(c) for c in h]) for h in game.hands]
+    parts += [" ".join([_text(c) for c in d]) for d in game.decks]
+    parts.append(str(game.to_move))
+    return "|".join(parts)
 
-    def explore() -> bool:
-        key = g.key()
+
+_TEXTS: dict[int, tuple[Card, str]] = {}
+
+
+def _text(card: Card) -> str:
+    """``card.text``, cached by object identity (checked, so a reused id is harmless)."""
+    hit = _TEXTS.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    _TEXTS[id(card)] = (card, card.text)
+    return card.text
+
+
+def win_graph(game: Game, max_states: int = 200_000) -> WinGraph:
+    """Explore every line from ``game`` (a copy is used) and return its :class:`WinGraph`;
+    states are keyed by :func:`state_key`. Raises :class:`TooManyStates` past
+    ``max_states`` distinct states.
+
+    The moves explored are the engine's :meth:`~model.game.Game.legal_moves`, applied
+    without checking them a second time."""
+    g = game.copy()
+    graph = WinGraph(root=state_key(g))
+    seen: dict[str, bool] = {}
+
+    def explore(key: str) -> bool:
         if key in seen:
             return seen[key]
         if len(seen) >= max_states:
@@ -202,10 +229,10 @@ def win_graph(game: Game, max_states: int = 200_000) -> WinGraph:
         good = []
         for m in moves:
             before = len(g.out)
-            g.push(m)
-            child = g.key()
+            g._apply(m)  # a legal move of the engine's own list: push() would check again
+            child = state_key(g)
             spent = len(g.out) - before
-            ok = explore()
+            ok = explore(child)
             g.pop()
             if ok:
                 good.append((m, child))
@@ -221,7 +248,7 @@ def win_graph(game: Game, max_states: int = 200_000) -> WinGraph:
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, 20_000))
     try:
-        explore()
+        explore(graph.root)
     finally:
         sys.setrecursionlimit(old)
     graph.states = len(seen)

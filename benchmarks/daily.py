@@ -1,0 +1,241 @@
+"""Daily-puzzle figures: grade calibration and build times.
+
+``python -m benchmarks.daily calibrate --kind deal --size mini --count 200``
+    evaluates candidates of a fixed calibration stream (candidate *k* of the dates from
+    2025-01-01 on, one per date, never a puzzle date of the archive) until ``count`` meet
+    the criteria, appending one JSON line per candidate to
+    ``OUT/calibration-<kind>-<size>.jsonl`` (resumable: done dates are skipped); then
+    ``report`` turns the JSONL files into ``OUT/daily-calibration.md``: the 25/50/75th
+    percentile thresholds of the score, the band shares, and the second signal per band.
+
+``python -m benchmarks.daily month --from 2026-12-01 --to 2026-12-31 --archive DIR``
+    builds the puzzles missing from the archive on ``--workers`` processes (as ``ascent
+    daily build`` does) and records each puzzle's build time in
+    ``OUT/daily-build-times.jsonl``; ``report`` summarises them (median, p95 per kind and
+    size, and the wall time of the month).
+
+``OUT`` defaults to a new folder ``benchmarks/results/daily-<UTC time>``; give ``--out`` to
+write into an existing one (committed results are never overwritten unless named).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import platform
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+CAL_EPOCH = _dt.date(2025, 1, 1)
+
+
+def _cal_one(kind: str, size: str, i: int) -> dict:
+    from puzzles.daily import evaluate
+    from puzzles.dates import candidate
+
+    date = CAL_EPOCH + _dt.timedelta(days=i)
+    cand = candidate(date, kind, size, 0)
+    t = time.perf_counter()
+    rec = evaluate(kind, size, cand)
+    return {"i": i, "date": date.isoformat(), "kind": kind, "size": size,
+            "accepted": rec is not None, "score": rec["score"] if rec else None,
+            "features": rec["features"] if rec else None,
+            "seconds": round(time.perf_counter() - t, 3)}
+
+
+def calibrate(kind: str, size: str, count: int, out: Path, jobs: int) -> None:
+    path = out / f"calibration-{kind}-{size}.jsonl"
+    done = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            r = json.loads(line)
+            done[r["i"]] = r
+    accepted = sum(r["accepted"] for r in done.values())
+    i = 0
+    with ProcessPoolExecutor(jobs) as pool, path.open("a") as f:
+        while accepted < count:
+            batch = []
+            while len(batch) < 4 * jobs:
+                if i not in done:
+                    batch.append(i)
+                i += 1
+            for fut in as_completed([pool.submit(_cal_one, kind, size, j) for j in batch]):
+                r = fut.result()
+                done[r["i"]] = r
+                accepted += r["accepted"]
+                f.write(json.dumps(r) + "\n")
+                f.flush()
+            print(f"{kind}/{size}: {accepted} accepted of {len(done)} candidates", flush=True)
+
+
+def _machine() -> str:
+    try:
+        cpu = next((ln.split(":", 1)[1].strip() for ln in open("/proc/cpuinfo")
+                    if ln.startswith("model name")), platform.processor())
+    except OSError:
+        cpu = platform.processor()
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return (f"{platform.machine()}, {cpu}, {os.cpu_count()} cores, {mem:.1f} GB RAM, "
+            f"Python {platform.python_version()}")
+
+
+def report(out: Path) -> None:
+    from puzzles.dates import GRADES
+    from puzzles.grade import grade_of, quantile_thresholds
+
+    lines = ["# Daily puzzles: grade calibration and build times", "",
+             f"- machine: {_machine()}",
+             "- the machine was shared with other jobs (load average above 10 at times), "
+             "so times are wall-clock times under load", ""]
+    lines += ["## Calibration", "",
+              "Thresholds: 25th, 50th and 75th percentiles of the score of the candidates "
+              "that met the criteria, moved so that no band is empty. Second signal: the noisy "
+              "greedy playouts (full deals: the mean share of the mountain they fill, as they "
+              "never win; mini deals: the share that reach the Summit within par; positions: "
+              "the share that win), not part of the score; it should fall from easy to "
+              "expert.", ""]
+    for path in sorted(out.glob("calibration-*.jsonl")):
+        rows = [json.loads(ln) for ln in path.read_text().splitlines()]
+        if not rows:
+            continue
+        kind, size = rows[0]["kind"], rows[0]["size"]
+        ok = [r for r in rows if r["accepted"]]
+        if not ok:
+            continue
+        try:
+            t = quantile_thresholds([r["score"] for r in ok])
+        except ValueError as exc:
+            lines += [f"### {kind} / {size}", "",
+                      f"- candidates evaluated: {len(rows)}; met the criteria: {len(ok)}; "
+                      f"not calibrated: {exc}",
+                      f"- seconds per candidate: median "
+                      f"{statistics.median(r['seconds'] for r in rows):.2f}", ""]
+            continue
+        th = {(kind, size): t}
+        lines += [f"### {kind} / {size}", "",
+                  f"- candidates evaluated: {len(rows)}; met the criteria: {len(ok)} "
+                  f"({100 * len(ok) / len(rows):.0f}%)",
+                  f"- thresholds (score ≤ easy, medium, hard): {t[0]:g}, {t[1]:g}, {t[2]:g}",
+                  f"- seconds per candidate: median {statistics.median(r['seconds'] for r in rows):.2f}",
+                  ""]
+        if kind == "deal":
+            proven = sum(r["features"]["par_proven"] for r in ok)
+            lines.insert(len(lines) - 1, f"- par proven: {proven} of {len(ok)} "
+                                         f"({100 * proven / len(ok):.0f}%)")
+        lines += ["| band | candidates | share | mean score | second signal (mean) |",
+                  "|---|---:|---:|---:|---:|"]
+        for band in GRADES:
+            rs = [r for r in ok if grade_of(kind, size, r["score"], th) == band]
+            if kind == "deal" and size == "full":
+                sig = [r["features"]["playout_filled"] for r in rs]
+            elif kind == "deal":
+                sig = [r["features"]["playout_wins_within_par"] / r["features"]["playouts"]
+                       for r in rs]
+            else:
+                sig = [r["features"]["playout_wins"] / r["features"]["playouts"] for r in rs]
+            mean = statistics.fmean(sig) if sig else float("nan")
+            ms = statistics.fmean(r["score"] for r in rs) if rs else float("nan")
+            lines.append(f"| {band} | {len(rs)} | {100 * len(rs) / len(ok):.0f}% | "
+                         f"{ms:.2f} | {mean:.3f} |")
+        lines.append("")
+    tpath = out / "daily-build-times.jsonl"
+    if tpath.exists():
+        rows = [json.loads(ln) for ln in tpath.read_text().splitlines()]
+        lines += ["## Build times", "",
+                  "One puzzle = finding the date's first candidate in its band "
+                  "(`puzzles.daily.puzzle_for`), run on the worker processes.", "",
+                  "| kind | size | puzzles | median s | p95 s | max s | candidates tried (mean) |",
+                  "|---|---|---:|---:|---:|---:|---:|"]
+        for kind in ("deal", "position"):
+            for size in ("full", "mini"):
+                rs = [r for r in rows if r.get("kind") == kind and r.get("size") == size and "seconds" in r]
+                if not rs:
+                    continue
+                xs = sorted(r["seconds"] for r in rs)
+                p95 = xs[max(0, -(-95 * len(xs) // 100) - 1)]
+                tried = statistics.fmean(r["candidate"] + 1 for r in rs)
+                lines.append(f"| {kind} | {size} | {len(xs)} | {statistics.median(xs):.1f} | "
+                             f"{p95:.1f} | {xs[-1]:.1f} | {tried:.1f} |")
+        walls = [r for r in rows if "wall_seconds" in r]
+        for w in walls:
+            what = f" ({w['kinds']})" if "kinds" in w else ""
+            lines += ["", f"Month {w['from']}..{w['to']}{what} with {w['workers']} workers: "
+                          f"{w['built']} puzzles built in {w['wall_seconds'] / 60:.1f} min wall time."]
+        lines.append("")
+    (out / "daily-calibration.md").write_text("\n".join(lines) + "\n")
+    print((out / "daily-calibration.md").read_text())
+
+
+def _month_one(date_iso: str, kind: str, size: str) -> tuple[str, str, str, str, float, int]:
+    from puzzles.archive import dumps_record
+    from puzzles.daily import puzzle_for
+
+    t = time.perf_counter()
+    rec = puzzle_for(_dt.date.fromisoformat(date_iso), kind, size)
+    return date_iso, kind, size, dumps_record(rec), time.perf_counter() - t, rec["generator"]["candidate"]
+
+
+def month(first: str, last: str, archive: Path, workers: int, out: Path,
+          kinds: list[str], sizes: list[str]) -> None:
+    from puzzles.archive import path_for, write_new
+    from puzzles.build import dates_between
+
+    d1, d2 = _dt.date.fromisoformat(first), _dt.date.fromisoformat(last)
+    todo = [(d.isoformat(), k, s) for d in dates_between(d1, d2) for k in kinds for s in sizes
+            if not path_for(archive, d, k, s).exists()]
+    t0 = time.perf_counter()
+    built = 0
+    with ProcessPoolExecutor(workers) as pool, (out / "daily-build-times.jsonl").open("a") as f:
+        futs = [pool.submit(_month_one, *t) for t in todo]
+        for fut in as_completed(futs):
+            d, k, s, text, secs, cand = fut.result()
+            write_new(path_for(archive, _dt.date.fromisoformat(d), k, s), text)
+            built += 1
+            f.write(json.dumps({"date": d, "kind": k, "size": s, "seconds": round(secs, 2),
+                                "candidate": cand}) + "\n")
+            f.flush()
+            print(f"{d} {k} {s}: {secs:.1f} s (candidate {cand})", flush=True)
+        f.write(json.dumps({"from": first, "to": last, "workers": workers, "built": built,
+                            "kinds": ", ".join(f"{k} {s}" for k in kinds for s in sizes),
+                            "wall_seconds": round(time.perf_counter() - t0, 1)}) + "\n")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.daily")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("calibrate")
+    c.add_argument("--kind", required=True)
+    c.add_argument("--size", required=True)
+    c.add_argument("--count", type=int, default=125)
+    c.add_argument("--jobs", type=int, default=1)
+    c.add_argument("--out")
+    m = sub.add_parser("month")
+    m.add_argument("--from", dest="first", required=True)
+    m.add_argument("--to", dest="last", required=True)
+    m.add_argument("--archive", required=True)
+    m.add_argument("--workers", type=int, default=2)
+    m.add_argument("--kind", action="append")
+    m.add_argument("--size", action="append")
+    m.add_argument("--out")
+    r = sub.add_parser("report")
+    r.add_argument("--out", required=True)
+    a = ap.parse_args()
+    out = Path(a.out) if a.out else Path("benchmarks/results") / (
+        "daily-" + _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M"))
+    out.mkdir(parents=True, exist_ok=True)
+    if a.cmd == "calibrate":
+        calibrate(a.kind, a.size, a.count, out, a.jobs)
+    elif a.cmd == "month":
+        Path(a.archive).mkdir(parents=True, exist_ok=True)
+        month(a.first, a.last, Path(a.archive), a.workers, out,
+              a.kind or ["deal", "position"], a.size or ["full", "mini"])
+    else:
+        report(out)
+
+
+if __name__ == "__main__":
+    main()

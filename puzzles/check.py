@@ -1,0 +1,151 @@
+"""Re-verify a daily puzzle archive (``ascent daily check DIR``).
+
+:func:`check_record` checks one puzzle record against its file name and the derivation of
+its date; :func:`check_archive` checks every file and that no day is missing. Problems come
+back as one-line strings (an empty list: all is well).
+
+Checks of every file:
+
+* the name, the date, kind and size inside agree; the JSON reads;
+* the generator version is known, and the candidate it names is the one its date's
+  derivation gives (:func:`puzzles.dates.candidate`); the rules are the size's rules;
+* a deal puzzle's decks are that candidate's deal; a position puzzle's position is what the
+  solution's first ``start_move`` moves reach from that candidate's deal;
+* the solution replays through :mod:`model` to a win, with exactly ``par`` cards out of the
+  game from the puzzle's start (the solution is a par line), and ``par``,
+  ``goal.max_out`` and ``features.par`` agree;
+* the grade is the band of the recorded score under the recorded thresholds, and the band
+  of the date's weekday; every key move is a move of the solution after the start;
+* unless ``quick``: the candidate is evaluated again and the whole record must come out
+  byte-identical (this catches any change to features, score, key moves or par).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from pathlib import Path
+from typing import Any
+
+from model.deal import Deal
+from model.errors import AscentError
+from model.records import Plan, position_from_data
+from puzzles.archive import dumps_record, iter_files
+from puzzles.dates import KINDS, SIZES, band_for, candidate
+from puzzles.grade import grade_of
+
+KNOWN_VERSIONS = (1,)
+
+
+def check_record(rec: Any, date: _dt.date, kind: str, size: str, quick: bool = False,
+                 text: str | None = None) -> list[str]:
+    """Problems of one record that should be the ``date``/``kind``/``size`` puzzle."""
+    from puzzles import daily
+
+    if not isinstance(rec, dict):
+        return ["not a puzzle record (a JSON object)"]
+    problems = []
+    for key, want in (("date", date.isoformat()), ("kind", kind), ("size", size)):
+        if rec.get(key) != want:
+            problems.append(f"{key} is {rec.get(key)!r}, the file name says {want!r}")
+    gen = rec.get("generator") or {}
+    version = gen.get("version")
+    if version not in KNOWN_VERSIONS:
+        return problems + [f"unknown generator version {version!r}"]
+    k = gen.get("candidate")
+    if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < 100_000:
+        return problems + [f"bad candidate index {k!r}"]
+    cand = candidate(date, kind, size, k)
+    if gen.get("candidate_values") != cand:
+        problems.append(f"candidate {k} is not the date's derivation")
+    rules = daily.RULES[size]
+    if rec.get("rules") != rules.to_dict():
+        problems.append(f"rules are not the {size} rules")
+    try:
+        deal = Deal.from_seed(cand["seed"], cand["players"], rules)
+        plan = Plan.from_json(rec.get("solution"))
+        start = plan.extra.get("start_move")
+        if not isinstance(start, int) or not 0 <= start <= len(plan.moves):
+            return problems + [f"bad solution start_move {start!r}"]
+        if plan.deal.decks != deal.decks or plan.deal.rules != rules:
+            problems.append("the solution's deal is not the date's deal")
+        if kind == "deal":
+            if (rec.get("deal") or {}).get("decks") != deal.deck_texts():
+                problems.append("the deal's cards are not the date's deal")
+        else:
+            before = plan.replay(start)
+            shown = position_from_data(rec.get("position"))
+            if before.error is not None or shown.to_position() != before.game.to_position():
+                problems.append("the position is not the one the solution's moves reach")
+        before = plan.replay(start)
+        after = plan.replay()
+        if after.error is not None:
+            problems.append(f"the solution has an illegal move: {after.error}")
+        elif after.outcome != "win":
+            problems.append("the solution does not win")
+        else:
+            spent = len(after.game.out) - len(before.game.out)
+            par = rec.get("par")
+            if spent != par:
+                problems.append(f"the solution spends {spent} cards, par says {par!r}")
+            if rec.get("features", {}).get("par") != par:
+                problems.append("par and features.par differ")
+            if kind == "deal" and (rec.get("goal") or {}).get("max_out") != par:
+                problems.append("the goal's limit and par differ")
+        later = [m.to_json() for m in plan.moves[start:]]
+        for km in rec.get("key_moves") or []:
+            if not isinstance(km, dict) or km.get("move") not in later:
+                problems.append(f"key move {km!r} is not in the solution")
+    except (AscentError, KeyError, TypeError, ValueError) as exc:
+        return problems + [f"unreadable record: {exc}"]
+    try:
+        thresholds = {(kind, size): tuple(gen.get("thresholds"))}
+        if rec.get("grade") != grade_of(kind, size, rec.get("score"), thresholds):
+            problems.append("the grade is not the band of the score")
+    except (TypeError, ValueError):
+        problems.append("bad score or thresholds")
+    if rec.get("grade") != band_for(date):
+        problems.append(f"grade {rec.get('grade')!r}, but {date:%A} is {band_for(date)}")
+    if not quick and not problems and version == daily.GENERATOR_VERSION:
+        fresh = daily.evaluate(kind, size, cand)
+        again = daily.record(date, kind, size, k, cand, fresh) if fresh else None
+        if again is None or dumps_record(again) != (text if text is not None else dumps_record(rec)):
+            problems.append("the record differs from its candidate evaluated again "
+                            "(features, score, key moves or par were changed)")
+    return problems
+
+
+def check_archive(root: str | Path, quick: bool = False, first: _dt.date | None = None,
+                  last: _dt.date | None = None,
+                  progress: Any = None) -> tuple[int, list[str]]:
+    """Check every puzzle file under ``root``: ``(files checked, problems)``. Days are
+    missing when a kind/size that the archive holds lacks a date between the first and the
+    last date of the archive (or ``first``..``last`` when given)."""
+    problems = []
+    seen: dict[tuple[str, str], set] = {}
+    files = list(iter_files(root))
+    for path, date, kind, size in files:
+        rel = path.relative_to(root)
+        try:
+            text = path.read_text(encoding="utf-8")
+            rec = json.loads(text)
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            problems.append(f"{rel}: unreadable ({exc.__class__.__name__})")
+            continue
+        seen.setdefault((kind, size), set()).add(date)
+        for p in check_record(rec, date, kind, size, quick, text):
+            problems.append(f"{rel}: {p}")
+        if progress is not None:
+            progress(path)
+    dates = [d for ds in seen.values() for d in ds]
+    if dates or (first and last):
+        lo = first or min(dates)
+        hi = last or max(dates)
+        pairs = sorted(seen) if seen else [(k, s) for k in KINDS for s in SIZES]
+        day = lo
+        while day <= hi:
+            for kind, size in pairs:
+                if day not in seen.get((kind, size), set()):
+                    problems.append(f"missing: {day.isoformat()} {kind} {size}")
+            day += _dt.timedelta(days=1)
+    return len(files), problems

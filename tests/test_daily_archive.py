@@ -1,0 +1,209 @@
+"""Daily puzzles: building, freezing and checking an archive; the committed December 2026
+archive; byte-identical output; the CLI's errors."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from model.deal import Deal
+from model.records import Plan
+from model.rules import RuleSet
+from puzzles import daily
+from puzzles.archive import dumps_record, find, load_archive, path_for, write_new
+from puzzles.check import check_archive
+from tests.reference import reference_solve
+
+ROOT = Path(__file__).resolve().parent.parent
+ARCHIVE = ROOT / "puzzles" / "archive"
+WEEK = ("2026-12-07", "2026-12-13")  # Monday to Sunday: every band
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def week(tmp_path_factory) -> Path:
+    """A week of mini deal puzzles built by the command line."""
+    out = tmp_path_factory.mktemp("archive")
+    r = run("daily", "build", "--from", WEEK[0], "--to", WEEK[1], "--out", str(out),
+            "--kind", "deal", "--size", "mini")
+    assert r.exit_code == 0, r.output
+    assert "built 7, skipped 0" in r.output
+    return out
+
+
+def replay_within_par(rec: dict) -> None:
+    plan = Plan.from_json(rec["solution"])
+    start = plan.extra["start_move"]
+    before = plan.replay(start)
+    after = plan.replay()
+    assert after.error is None and after.outcome == "win"
+    assert len(after.game.out) - len(before.game.out) <= rec["par"]
+
+
+def test_week_replays_within_par_with_every_band(week):
+    recs = load_archive(week)
+    assert len(recs) == 7
+    for rec in recs.values():
+        replay_within_par(rec)
+        assert rec["par_proven"]
+    grades = [recs[k]["grade"] for k in sorted(recs)]
+    assert grades == ["easy", "easy", "medium", "medium", "hard", "hard", "expert"]
+
+
+def test_rebuild_is_frozen_and_byte_identical(week):
+    before = {p: p.read_bytes() for p in week.rglob("*.json")}
+    r = run("daily", "build", "--from", WEEK[0], "--to", WEEK[1], "--out", str(week),
+            "--kind", "deal", "--size", "mini")
+    assert r.exit_code == 0 and "built 0, skipped 7" in r.output
+    assert {p: p.read_bytes() for p in week.rglob("*.json")} == before
+    # write_new never replaces a file, whatever it is given
+    p = next(iter(before))
+    assert write_new(p, "changed") is False and p.read_bytes() == before[p]
+
+
+def test_check_passes_and_catches_tampering(week, tmp_path):
+    assert check_archive(week, quick=False)[1] == []
+    r = run("daily", "check", str(week), "--quick")
+    assert r.exit_code == 0 and "7 files checked: all good" in r.output
+    import shutil
+
+    bad = tmp_path / "bad"
+    shutil.copytree(week, bad)
+    files = sorted(bad.rglob("*.json"))
+    # a tampered card: two cards of the deck swapped
+    rec = json.loads(files[0].read_text())
+    deck = rec["deal"]["decks"][0]
+    deck[0], deck[1] = deck[1], deck[0]
+    files[0].write_text(dumps_record(rec))
+    # a changed par (goal and features changed along, so only the replay can tell)
+    rec = json.loads(files[1].read_text())
+    rec["par"] += 1
+    rec["features"]["par"] += 1
+    rec["goal"]["max_out"] += 1
+    files[1].write_text(dumps_record(rec))
+    # a missing day
+    files[3].unlink()
+    n, problems = check_archive(bad, quick=True)
+    text = "\n".join(problems)
+    assert n == 6
+    assert files[0].name in text and "not the date's deal" in text
+    assert files[1].name in text and "par says" in text
+    assert "missing: 2026-12-10 deal mini" in text
+    r = run("daily", "check", str(bad), "--quick")
+    assert r.exit_code == 1
+
+
+def test_changed_features_are_caught_by_the_full_check(week, tmp_path):
+    import shutil
+
+    bad = tmp_path / "bad2"
+    shutil.copytree(week, bad)
+    f = sorted(bad.rglob("*.json"))[2]
+    rec = json.loads(f.read_text())
+    rec["features"]["playout_wins"] += 1
+    f.write_text(dumps_record(rec))
+    assert check_archive(bad, quick=True)[1] == []
+    assert any("evaluated again" in p for p in check_archive(bad, quick=False)[1])
+
+
+def test_same_puzzle_for_any_hash_seed():
+    outs = []
+    for seed in ("0", "4242"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        r = subprocess.run([sys.executable, "-m", "cli.main", "daily", "--date", "2026-12-03",
+                            "--size", "mini", "--json"], capture_output=True, text=True,
+                           env=env, cwd=ROOT, check=True)
+        outs.append(r.stdout)
+    assert outs[0] == outs[1]
+    rec = json.loads(outs[0])
+    assert rec["date"] == "2026-12-03" and rec["kind"] == "deal" and rec["size"] == "mini"
+    for key in ("rules", "deal", "goal", "par", "par_proven", "grade", "features",
+                "key_moves", "solution", "generator"):
+        assert key in rec
+    archived = find(ARCHIVE, dt.date(2026, 12, 3), "deal", "mini")
+    if archived is not None:  # the committed file is the same puzzle, byte for byte
+        assert dumps_record(rec) == path_for(ARCHIVE, dt.date(2026, 12, 3), "deal",
+                                             "mini").read_text()
+
+
+def test_proven_par_matches_the_reference_on_tiny_rules(monkeypatch):
+    # tiny rules cut to 2 rows and 10 cards, so that the naive search stays quick
+    tiny = RuleSet.from_options({"preset": "tiny", "rows": 2, "values": 3, "copies": 1})
+    monkeypatch.setitem(daily.RULES, "mini", tiny)
+    checked = 0
+    for seed in range(1, 40):
+        rec = daily.evaluate_deal({"seed": seed, "players": 1}, "mini")
+        if rec is None:
+            continue
+        verdict, value = reference_solve(Deal.from_seed(seed, 1, tiny), "waste")
+        assert verdict == "win" and rec["par"] == value
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["daily", "--date", "2026-02-30"], "bad date"),
+    (["daily", "--date", "yesterday"], "bad date"),
+    (["daily", "--date", "3000-01-01"], "out of range"),
+    (["daily", "--kind", "crossword"], "--kind"),
+    (["daily", "build", "--from", "2026-12-01", "--to", "2026-12-01", "--out", "/nonexistent/x"],
+     "no such directory"),
+    (["daily", "check", "/nonexistent/x"], "no such directory"),
+])
+def test_bad_input_is_one_line_exit_2(args, needle):
+    r = subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True,
+                       text=True, cwd=ROOT)
+    assert r.returncode == 2
+    assert r.stderr.startswith("ascent: error:") and needle in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_read_only_output_directory(tmp_path):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    try:
+        if os.access(ro, os.W_OK):
+            pytest.skip("running as root: permissions are not enforced")
+        r = run("daily", "build", "--from", "2026-12-01", "--to", "2026-12-01",
+                "--out", str(ro))
+        assert r.exit_code == 2
+    finally:
+        ro.chmod(0o700)
+
+
+def test_committed_december_archive_passes_check():
+    n, problems = check_archive(ARCHIVE, quick=True, first=dt.date(2026, 12, 1),
+                                last=dt.date(2026, 12, 31))
+    assert problems == []
+    # deal full, deal mini and position mini (position/full is not in the archive yet)
+    assert n == 31 * 3
+    kinds = {(k, s) for _d, k, s in load_archive(ARCHIVE)}
+    assert kinds == {("deal", "full"), ("deal", "mini"), ("position", "mini")}
+    recs = load_archive(ARCHIVE)
+    for rec in recs.values():
+        replay_within_par(rec)
+    assert {r["grade"] for r in recs.values()} == {"easy", "medium", "hard", "expert"}
+
+
+def test_committed_archive_files_are_what_the_generator_makes():
+    # the full check (the candidate evaluated again) on two cheap files
+    for day in ("2026-12-01", "2026-12-06"):
+        date = dt.date.fromisoformat(day)
+        text = path_for(ARCHIVE, date, "deal", "mini").read_text()
+        from puzzles.check import check_record
+
+        assert check_record(json.loads(text), date, "deal", "mini", quick=False, text=text) == []
