@@ -46,7 +46,7 @@ from solver.result import (
     checked_plan,
 )
 from solver.frontier import PVOrder, improve
-from solver.state import INF, Stop, Switches
+from solver.state import INF, NodeLimits, Stop, Switches
 
 
 #: After a proven loss, the furthest-line search gets at most this share of the proof's
@@ -63,7 +63,7 @@ def table_entries_for(memory_limit_mb: int) -> int:
     return max(1024, memory_limit_mb * 1024 * 1024 // 200)
 
 
-class Search(PVOrder, Beam):
+class Search(PVOrder, Beam, NodeLimits):
     """One search from one start (a deal or a fully known position): the state
     (:mod:`solver.state`), its bounds (:mod:`solver.bounds`), the beam (:mod:`solver.beam`),
     and here the limits, the transposition table, the exhaustive DFS and the furthest-line
@@ -192,20 +192,6 @@ class Search(PVOrder, Beam):
         for k in list(tt)[:n]:
             del tt[k]
         self.tt_evictions += n
-
-    def _check_limits(self) -> None:
-        """Called every 1024 nodes, and exactly at the node limit."""
-        now = time.monotonic()
-        if self.deadline is not None and now > self.deadline:
-            raise Stop
-        if self.node_limit is not None and self.nodes >= self.node_limit:
-            raise Stop
-        self.next_check = self.nodes + 1024
-        if self.node_limit is not None:
-            self.next_check = min(self.next_check, self.node_limit)
-        if self.progress is not None and now - self.last_report > 0.5:
-            self.last_report = now
-            self.progress(self.stats())
 
     def stats(self) -> dict:
         """The run's counters. ``nodes`` and ``seconds`` are the verdict's: after a loss

@@ -44,6 +44,7 @@ from model.errors import IllegalMoveError
 from model.game import Game
 from model.moves import DISCARD, GOAT, Move
 from model.rules import GOAT_CHOICES, RuleSet
+from solver.state import NodeLimits, Stop
 from solver.result import (
     LOSS,
     OBJECTIVES,
@@ -59,8 +60,8 @@ INF = 10**9
 ENTRY_BYTES = 1500
 
 
-class _Stop(Exception):
-    """A node or time limit ran out."""
+#: A node or time limit ran out (the searches' one exception for it).
+_Stop = Stop
 
 
 def needs_generic(rules: Any) -> bool:
@@ -68,7 +69,7 @@ def needs_generic(rules: Any) -> bool:
     return getattr(rules, "goats", "off") == "on"
 
 
-class GenericSearch:
+class GenericSearch(NodeLimits):
     """One memoized DFS from ``game`` (which it pushes and pops; it is left as given).
 
     ``objective``: ``none`` | ``waste`` | ``turns``; ``deadline``: a ``time.monotonic()``
@@ -131,19 +132,6 @@ class GenericSearch:
         return sorted(moves, key=key)
 
     # ---- the search ----------------------------------------------------------------------
-
-    def _check_limits(self) -> None:
-        now = time.monotonic()
-        if self.deadline is not None and now > self.deadline:
-            raise _Stop
-        if self.node_limit is not None and self.nodes >= self.node_limit:
-            raise _Stop
-        self.next_check = self.nodes + 1024
-        if self.node_limit is not None:
-            self.next_check = min(self.next_check, self.node_limit)
-        if self.progress is not None and now - self.last_report > 0.5:
-            self.last_report = now
-            self.progress(self.stats())
 
     def run(self, budget: int = INF) -> bool:
         """Search for a win costing at most ``budget`` more; ``True`` with ``win_line`` set

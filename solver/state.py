@@ -22,7 +22,9 @@ lists them in search order, and :meth:`State.to_moves` turns a line of them into
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
+from typing import Callable
 
 from model.cards import Card
 from model.deal import Deal
@@ -55,6 +57,40 @@ class Switches:
 
 class Stop(Exception):
     """A limit (time, nodes, memory) ran out: raised deep in a search, caught by its driver."""
+
+
+class NodeLimits:
+    """The limit check shared by the searches (:class:`solver.exhaustive.Search`,
+    :class:`solver.generic.GenericSearch`). The search sets ``deadline`` (``time.monotonic``
+    seconds or ``None``), ``node_limit`` (nodes or ``None``), ``nodes``, ``next_check``,
+    ``progress`` (a callable taking :meth:`stats`, or ``None``) and ``last_report``, and calls
+    :meth:`_check_limits` when ``nodes`` reaches ``next_check``."""
+
+    deadline: float | None
+    node_limit: int | None
+    nodes: int
+    next_check: int
+    progress: Callable[[dict], None] | None
+    last_report: float
+
+    def stats(self) -> dict:  # pragma: no cover - every search defines its own
+        raise NotImplementedError
+
+    def _check_limits(self) -> None:
+        """Called every 1024 nodes, and exactly at the node limit. Raises :class:`Stop` when
+        the deadline has passed or the node limit is reached; reports progress about twice a
+        second."""
+        now = time.monotonic()
+        if self.deadline is not None and now > self.deadline:
+            raise Stop
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            raise Stop
+        self.next_check = self.nodes + 1024
+        if self.node_limit is not None:
+            self.next_check = min(self.next_check, self.node_limit)
+        if self.progress is not None and now - self.last_report > 0.5:
+            self.last_report = now
+            self.progress(self.stats())
 
 
 class Tables:
