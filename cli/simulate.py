@@ -156,25 +156,20 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
 
 def _check_records_dir(path: str) -> None:
     """Refuse ``--records DIR`` before any game is played (:class:`CliError`, exit 2) unless
-    DIR is a writable folder, or can be made: its nearest existing parent is a writable
-    folder."""
+    DIR is a writable folder; a missing DIR is made now (with its parents), so that a folder
+    that cannot be made is found before the games rather than after them."""
     if not path.strip():
         raise CliError("--records needs a folder name")
     p = Path(path)
     try:
-        if p.exists():
-            if not p.is_dir():
-                raise CliError(f"--records {path}: not a folder")
-            if not os.access(p, os.W_OK):
-                raise CliError(f"--records {path}: the folder is not writable")
-            return
-        parent = p.absolute().parent
-        while not parent.exists():
-            parent = parent.parent
+        if p.exists() and not p.is_dir():
+            raise CliError(f"--records {path}: not a folder")
+        p.mkdir(parents=True, exist_ok=True)
     except (OSError, ValueError) as exc:
-        raise CliError(f"--records {path}: unusable folder name ({exc.__class__.__name__})") from None
-    if not parent.is_dir() or not os.access(parent, os.W_OK):
-        raise CliError(f"--records {path}: cannot be made ({parent} is not a writable folder)")
+        why = getattr(exc, "strerror", None) or exc.__class__.__name__
+        raise CliError(f"--records {path}: cannot make the folder ({why})") from None
+    if not os.access(p, os.W_OK):
+        raise CliError(f"--records {path}: the folder is not writable")
 
 
 def _print_table(bot: str, lines: list[dict], rules: RuleSet) -> None:

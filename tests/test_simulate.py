@@ -79,7 +79,7 @@ def test_a_bad_records_folder_is_refused_before_any_game(tmp_path: Path) -> None
     base = ["simulate", "--bot", "greedy", "--players", "1", "--deals", "1", "--quiet",
             "--db", str(tmp_path / "s.db"), "--scheduler", "tcp://127.0.0.1:1"]
     assert_one_line_error(run(*base, "--records", str(afile)), 2, "not a folder")
-    assert_one_line_error(run(*base, "--records", str(afile / "x")), 2, "cannot be made")
+    assert_one_line_error(run(*base, "--records", str(afile / "x")), 2, "cannot make the folder")
     assert afile.read_text() == "mine\n"
     assert not (tmp_path / "s.db").exists()
 
