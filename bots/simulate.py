@@ -198,9 +198,16 @@ def write_records(rows: Sequence[dict[str, Any]], directory: str | os.PathLike) 
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(text)
-            os.replace(tmp, path)
-        except BaseException:
+                f.flush()
+                os.fsync(f.fileno())
+            while True:  # link, never replace: a file created meanwhile is not written over
+                try:
+                    os.link(tmp, path)
+                    break
+                except FileExistsError:
+                    n += 1
+                    path = d / f"{stem}-{n}.json"
+        finally:
             Path(tmp).unlink(missing_ok=True)
-            raise
         written += 1
     return written, kept

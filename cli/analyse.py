@@ -8,6 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.common import CliError, console, describe_illegal, load_source
+from cli.options import MEMORY_MB, SECONDS
 from model.errors import IllegalMoveError
 from model.game import count_text
 from model.records import dumps, replay
@@ -23,11 +24,11 @@ MARKS = {"win": "win", "loss": "loss", "unknown": "unknown"}
               help="none: find where the game could no longer be won; waste: also the "
                    "cards each move gave away against best play (slower: every position "
                    "is solved to its optimum).")
-@click.option("--time-per-move", type=click.FloatRange(min=0, min_open=True, max=1e9),
+@click.option("--time-per-move", type=SECONDS,
               default=10.0, show_default=True, metavar="S",
               help="Seconds for each position searched; when they run out, that position "
                    "is unknown.")
-@click.option("--memory-limit", type=click.IntRange(min=16), default=2048, show_default=True,
+@click.option("--memory-limit", type=MEMORY_MB, default=2048, show_default=True,
               metavar="MB", help="Cap on the transposition table's memory.")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"moves": [{"index", "move", "before", "after", "spent_extra"}, ...], '

@@ -7,6 +7,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.common import CliError, console, load_source, source_options
+from cli.options import MEMORY_MB, SECONDS
 from cli.start import describe_start, position_of
 from model.deal import Deal
 from model.game import Game, count_text
@@ -29,12 +30,12 @@ def value_text(value: int | None, optimal: bool, bound: int | None) -> str:
 @click.option("--objective", type=click.Choice(OBJECTIVES), default="none", show_default=True,
               help="none: any win; waste: fewest cards out of the game from here; "
                    "turns: fewest moves from here.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True, max=1e9),
+@click.option("--time-limit", type=SECONDS,
               default=10.0, show_default=True, metavar="S",
               help="Seconds for the whole hint (the position, then its moves in turn).")
 @click.option("--all", "all_moves", is_flag=True,
               help="Rate every legal move (grouped by placement), not only those that win.")
-@click.option("--memory-limit", type=click.IntRange(min=16), default=2048, show_default=True,
+@click.option("--memory-limit", type=MEMORY_MB, default=2048, show_default=True,
               metavar="MB", help="Cap on the transposition table's memory.")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"verdict", "moves": [{"move", "verdict", "value", "optimal"}, ...]} '

@@ -112,3 +112,53 @@ WORKERS = WholeNumber(1, 64)
 SOLVER_SEED = WholeNumber(0, 2**31 - 1)
 #: ``--time-limit``: seconds, or ``none``.
 TIME_LIMIT = Seconds(1e9, allow_none=True)
+
+
+class WholeNumbers(click.ParamType):
+    """A list of whole numbers as ``1-5``, ``1,3,5`` or ``1-3,7`` (ASCII digits 0-9 only),
+    each from ``low`` to ``high``, at most ``max_count`` of them in all (so that
+    ``--seeds 0-99999999999999`` is refused at once rather than filling the memory).
+    The value is passed on as the text given (stripped), for the command's own parser."""
+
+    name = "numbers"
+    _ITEM = re.compile(r"([0-9]{1,40})(?:-([0-9]{1,40}))?")
+
+    def __init__(self, low: int, high: int, max_count: int = 1_000_000) -> None:
+        self.low = low
+        self.high = high
+        self.max_count = max_count
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        """``value`` (stripped) if it is such a list; fails (one-line usage error) otherwise."""
+        text = str(value).strip()
+        count = 0
+        for part in text.split(","):
+            m = self._ITEM.fullmatch(part.strip())
+            if m is None:
+                self.fail(f"{quoted(text)} is not a list of whole numbers like 1-5 or 1,3,5 "
+                          "written with the digits 0-9", param, ctx)
+            lo = int(m.group(1))
+            hi = int(m.group(2)) if m.group(2) is not None else lo
+            for n in (lo, hi):
+                if not self.low <= n <= self.high:
+                    self.fail(f"{quoted(n)} is not from {self.low} to {self.high}", param, ctx)
+            if hi < lo:
+                self.fail(f"the range {lo}-{hi} is empty", param, ctx)
+            count += hi - lo + 1
+            if count > self.max_count:
+                self.fail(f"{quoted(text)} names more than {self.max_count:,} numbers", param, ctx)
+        return text
+
+
+#: ``--time-limit`` / ``--time-per-move`` where a limit is required (no ``none``).
+SECONDS = Seconds(1e9, allow_none=False)
+#: ``--players`` of studies and simulations: player counts such as ``1-5`` or ``1,3``.
+PLAYER_COUNTS = WholeNumbers(0, 99)  # 1-5 is checked by studies.study.build_grid
+#: ``--seeds`` of studies and simulations: deal numbers such as ``101-200`` (R13).
+SEED_RANGE = WholeNumbers(0, 2**63 - 1)  # stored in SQLite INTEGER columns (64-bit signed)
+#: ``--deals N``: seeds 1..N.
+DEALS = WholeNumber(0, 1_000_000)  # 0 is refused by build_grid, with its message
+#: ``--port``: a TCP port (0: any free port).
+PORT = WholeNumber(0, 65535)
+#: A count of at least 1 (worlds, candidates, horizon, simulations), at most a million.
+COUNT = WholeNumber(1, 1_000_000)

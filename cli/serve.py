@@ -8,12 +8,13 @@ import socket
 import click
 
 from cli.common import CliError
+from cli.options import PORT
 
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (127.0.0.1: this machine only).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+@click.option("--port", type=PORT, default=8000, show_default=True,
               help="Port to listen on (0: any free port, printed at start).")
 @click.option("--archive", "archive", default=None, metavar="DIR",
               help="Serve the daily puzzles frozen in DIR (written by 'ascent daily build') "

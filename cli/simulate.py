@@ -4,6 +4,7 @@ the same deals and the price of silence (:mod:`bots.simulate`, on :mod:`studies.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -11,7 +12,8 @@ from pathlib import Path
 import click
 
 from bots import BOT_NAMES
-from cli.common import EXIT_INTERRUPTED, CliError, console, parse_rules
+from cli.common import EXIT_INTERRUPTED, CliError, console, flush_stdout, parse_rules
+from cli.options import COUNT, DEALS, PLAYER_COUNTS, SECONDS, SEED, SEED_RANGE, WORKERS
 from model.rules import RuleSet
 
 
@@ -27,25 +29,25 @@ def _interval(iv) -> str:
 @click.option("--bot", type=click.Choice(BOT_NAMES), required=True,
               help="The bot in every seat: greedy, sampling (PIMC), cheat (open-hand solver) "
                    "or openspiel-ismcts (needs the .[openspiel] extra).")
-@click.option("--players", default="1-5", show_default=True, metavar="P",
+@click.option("--players", type=PLAYER_COUNTS, default="1-5", show_default=True, metavar="P",
               help="Player counts, e.g. 1-5 or 1,3.")
-@click.option("--deals", type=int, default=None, metavar="N", help="Seeds 1..N for each player count.")
-@click.option("--seeds", default=None, metavar="A-B", help="Seeds to play instead, e.g. 101-200.")
+@click.option("--deals", type=DEALS, default=None, metavar="N", help="Seeds 1..N for each player count.")
+@click.option("--seeds", type=SEED_RANGE, default=None, metavar="A-B", help="Seeds to play instead, e.g. 101-200.")
 @click.option("--rules", "rule_options", multiple=True, metavar="K=V",
               help="Rule option (repeatable), e.g. preset=tiny or discards_seen=own.")
-@click.option("--worlds", type=click.IntRange(min=1), default=8, show_default=True, metavar="N",
+@click.option("--worlds", type=COUNT, default=8, show_default=True, metavar="N",
               help="sampling: worlds sampled per move.")
-@click.option("--seconds", "move_seconds", type=float, default=None, metavar="S",
+@click.option("--seconds", "move_seconds", type=SECONDS, default=None, metavar="S",
               help="sampling: time per move in seconds (at least one world is always played).")
-@click.option("--candidates", type=click.IntRange(min=1), default=4, show_default=True,
+@click.option("--candidates", type=COUNT, default=4, show_default=True,
               metavar="K", help="sampling: moves compared per turn (the greedy's best K).")
-@click.option("--horizon", type=click.IntRange(min=1), default=12, show_default=True,
+@click.option("--horizon", type=COUNT, default=12, show_default=True,
               metavar="T", help="sampling: playout length in turns.")
-@click.option("--simulations", type=click.IntRange(min=1), default=50, show_default=True,
+@click.option("--simulations", type=COUNT, default=50, show_default=True,
               metavar="N", help="openspiel-ismcts: ISMCTS simulations per move.")
-@click.option("--bot-seed", type=int, default=0, show_default=True, metavar="N",
+@click.option("--bot-seed", type=SEED, default=0, show_default=True, metavar="N",
               help="Seed of the bots' own random choices.")
-@click.option("--time-limit", type=float, default=10.0, show_default=True, metavar="S",
+@click.option("--time-limit", type=SECONDS, default=10.0, show_default=True, metavar="S",
               help="Seconds per open-hand solve (the cheat bot, and the paired verdict).")
 @click.option("--open-hand/--no-open-hand", default=True, show_default=True,
               help="Also solve every deal open-hand, for the price of silence.")
@@ -54,7 +56,7 @@ def _interval(iv) -> str:
                    "resumes where it stopped). Default: a temporary one.")
 @click.option("--records", "records_dir", default=None, metavar="DIR",
               help="Write every game's record (JSON, for ascent replay/show) into DIR.")
-@click.option("--workers", type=click.IntRange(min=1), default=None, metavar="K",
+@click.option("--workers", type=WORKERS, default=None, metavar="K",
               help="Worker processes of the embedded Dask LocalCluster (default: one per core).")
 @click.option("--scheduler", default=None, metavar="ADDR",
               help="Run on a Dask cluster instead, e.g. tcp://head:8786.")
@@ -88,6 +90,8 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
         raise CliError("--seconds must be more than 0")
     if workers is not None and scheduler is not None:
         raise CliError("give --workers (the embedded cluster) or --scheduler ADDR, not both")
+    if records_dir is not None:
+        _check_records_dir(records_dir)
     rules = parse_rules(rule_options) or RuleSet.standard()
     try:
         grid = build_grid(players, seeds, deals)
@@ -122,10 +126,6 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
             raise CliError(str(exc)) from None
         rows = load_rows(db_path, [t["key"] for t in tasks])
         lines = report(rows, grid.players)
-        if records_dir is not None:
-            written, kept = write_records(rows, records_dir)
-            if not quiet:
-                click.echo(f"records: {written} written, {kept} already there, in {records_dir}", err=True)
         if as_json:
             out = {"bot": bot, "params": params, "rules": rules.to_dict(),
                    "seeds": [grid.seeds[0], grid.seeds[-1]] if grid.seeds else [],
@@ -135,6 +135,16 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
             click.echo(json.dumps(out, indent=2))
         else:
             _print_table(bot, lines, rules)
+        if records_dir is not None:  # after the report, so that a failed write loses nothing
+            try:
+                written, kept = write_records(rows, records_dir)
+            except OSError as exc:
+                flush_stdout()
+                raise CliError(f"{records_dir}: cannot write the records "
+                               f"({exc.strerror or exc.__class__.__name__}); the report is on "
+                               "standard output") from None
+            if not quiet:
+                click.echo(f"records: {written} written, {kept} already there, in {records_dir}", err=True)
         if not quiet:
             click.echo(summary.text(), err=True)
         if summary.interrupted:
@@ -142,6 +152,24 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
     finally:
         if tmp is not None:
             tmp.cleanup()
+
+
+def _check_records_dir(path: str) -> None:
+    """Refuse ``--records DIR`` before any game is played (:class:`CliError`, exit 2) unless
+    DIR is a writable folder; a missing DIR is made now (with its parents), so that a folder
+    that cannot be made is found before the games rather than after them."""
+    if not path.strip():
+        raise CliError("--records needs a folder name")
+    p = Path(path)
+    try:
+        if p.exists() and not p.is_dir():
+            raise CliError(f"--records {path}: not a folder")
+        p.mkdir(parents=True, exist_ok=True)
+    except (OSError, ValueError) as exc:
+        why = getattr(exc, "strerror", None) or exc.__class__.__name__
+        raise CliError(f"--records {path}: cannot make the folder ({why})") from None
+    if not os.access(p, os.W_OK):
+        raise CliError(f"--records {path}: the folder is not writable")
 
 
 def _print_table(bot: str, lines: list[dict], rules: RuleSet) -> None:

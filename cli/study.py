@@ -9,6 +9,7 @@ import sys
 import click
 
 from cli.common import EXIT_INTERRUPTED, CliError
+from cli.options import DEALS, MEMORY_MB, PLAYER_COUNTS, SECONDS, SEED_RANGE, WORKERS
 from solver.result import OBJECTIVES
 from studies.runner import RunnerError
 
@@ -25,10 +26,10 @@ def study() -> None:
 
 
 @study.command("run")
-@click.option("--players", default="1-5", show_default=True, metavar="P",
+@click.option("--players", type=PLAYER_COUNTS, default="1-5", show_default=True, metavar="P",
               help="Player counts, e.g. 1-5 or 1,3.")
-@click.option("--deals", type=int, default=None, metavar="N", help="Seeds 1..N for each player count.")
-@click.option("--seeds", default=None, metavar="A-B", help="Seeds to solve instead, e.g. 101-200.")
+@click.option("--deals", type=DEALS, default=None, metavar="N", help="Seeds 1..N for each player count.")
+@click.option("--seeds", type=SEED_RANGE, default=None, metavar="A-B", help="Seeds to solve instead, e.g. 101-200.")
 @click.option("--rules", "rule_options", multiple=True, metavar="K=V",
               help="Base rule option (repeatable), e.g. preset=tiny.")
 @click.option("--vary", multiple=True, metavar="OPTION=V1,V2",
@@ -40,13 +41,13 @@ def study() -> None:
                    "set per other value) instead of every combination.")
 @click.option("--objective", "objectives", multiple=True, default=("none",), show_default=True,
               metavar="OBJ", help=f"Objective(s): {' | '.join(OBJECTIVES)} (repeatable or comma-separated).")
-@click.option("--time-limit", type=float, default=10.0, show_default=True, metavar="S",
+@click.option("--time-limit", type=SECONDS, default=10.0, show_default=True, metavar="S",
               help="Seconds per solve (a solve that runs out is stored as unknown).")
-@click.option("--memory-limit", type=click.IntRange(min=16), default=2048, show_default=True,
+@click.option("--memory-limit", type=MEMORY_MB, default=2048, show_default=True,
               metavar="MB", help="Transposition table cap per solve.")
 @click.option("--db", "db_path", required=True, metavar="FILE",
               help="SQLite results database (created, or extended: never overwritten).")
-@click.option("--workers", type=click.IntRange(min=1), default=None, metavar="K",
+@click.option("--workers", type=WORKERS, default=None, metavar="K",
               help="Worker processes of the embedded Dask LocalCluster (default: one per core).")
 @click.option("--scheduler", default=None, metavar="ADDR",
               help="Run on a Dask cluster instead, e.g. tcp://head:8786 (see README).")

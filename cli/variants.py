@@ -7,7 +7,8 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from cli.common import CliError, console, load_source, render_game
+from cli.common import CliError, console, describe_illegal, load_source, render_game
+from cli.options import MEMORY_MB, PLAYERS, SECONDS, SEED
 from model.records import dumps
 from model.rules import MOVE_RULINGS, RuleSet
 from solver.result import OBJECTIVES
@@ -32,6 +33,9 @@ def _start(path, seed, deal_file, players, rule_options, players_given):
     if deal_file is not None and plan.moves:
         raise CliError(f"{src.name}: --deal takes a deal; give a plan as POSITION to start "
                        "after its moves")
+    rep = plan.replay()
+    if rep.error is not None:  # illegal under the plan's own rules: bad input, not a row
+        raise CliError(f"{src.name}: {describe_illegal(plan, rep.error)}")
     if plan.deal is not None:
         return Start(src.name, deal=plan.deal, moves=list(plan.moves)), plan.deal.rules
     return Start(src.name, position=plan.position, moves=list(plan.moves)), plan.position.rules
@@ -39,10 +43,10 @@ def _start(path, seed, deal_file, players, rule_options, players_given):
 
 @click.command()
 @click.argument("position", required=False, metavar="[POSITION]")
-@click.option("--seed", type=int, default=None, metavar="N", help="Deal number N.")
+@click.option("--seed", type=SEED, default=None, metavar="N", help="Deal number N.")
 @click.option("--deal", "deal_file", default=None, metavar="FILE",
               help="A deal file (typed-in deal or record); - is standard input.")
-@click.option("--players", type=int, default=1, show_default=True, metavar="P",
+@click.option("--players", type=PLAYERS, default=1, show_default=True, metavar="P",
               help="Players (1-5) with --seed.")
 @click.option("--rules", "rule_options", multiple=True, metavar="K=V",
               help="Base rule option (repeatable), for --seed and typed-in deals.")
@@ -52,9 +56,9 @@ def _start(path, seed, deal_file, players, rule_options, players_given):
               help="Ruling option to vary (repeatable; default: all of "
                    f"{', '.join(MOVE_RULINGS)}; dealing only with --seed; the Goats options "
                    "and discards_seen when named).")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True, max=1e9), default=10.0,
+@click.option("--time-limit", type=SECONDS, default=10.0,
               show_default=True, metavar="S", help="Seconds per solve (unknown when it runs out).")
-@click.option("--memory-limit", type=click.IntRange(min=16), default=2048, show_default=True,
+@click.option("--memory-limit", type=MEMORY_MB, default=2048, show_default=True,
               metavar="MB", help="Transposition table cap per solve.")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"start", "objective", "rows": [...], "partings": [...]}.')

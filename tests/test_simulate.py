@@ -69,3 +69,42 @@ def test_report_pairs_deal_by_deal() -> None:
     assert ln["price"] == 0.25 and ln["silent_share"] == 0.5
     assert ln["slots_at_loss"] == 5 and ln["out_at_win"] == 5 and ln["seconds_per_game"] == 1.5
     assert ln["price_interval"][0] < 0.25 < ln["price_interval"][1]
+
+
+def test_a_bad_records_folder_is_refused_before_any_game(tmp_path: Path) -> None:
+    """--records naming a file (or a folder under a file) is refused at once, one line, before
+    a cluster starts (with --scheduler on a closed port the run itself would fail otherwise)."""
+    afile = tmp_path / "notes.txt"
+    afile.write_text("mine\n")
+    base = ["simulate", "--bot", "greedy", "--players", "1", "--deals", "1", "--quiet",
+            "--db", str(tmp_path / "s.db"), "--scheduler", "tcp://127.0.0.1:1"]
+    assert_one_line_error(run(*base, "--records", str(afile)), 2, "not a folder")
+    assert_one_line_error(run(*base, "--records", str(afile / "x")), 2, "cannot make the folder")
+    assert afile.read_text() == "mine\n"
+    assert not (tmp_path / "s.db").exists()
+
+
+def test_records_are_never_written_over(tmp_path: Path, monkeypatch) -> None:
+    """write_records links each file into place: a file that appears under the name between
+    the check and the write keeps its content; the record goes to the next free name."""
+    import os
+
+    from bots import simulate as sim
+
+    from model.deal import Deal
+    from model.rules import RuleSet
+
+    record = json.dumps(Plan(Deal.from_seed(1, 1, RuleSet.from_options(["preset=tiny"]))).to_json())
+    row = {"bot": "greedy", "players": 1, "seed": 1, "record": record}
+    real_link = os.link
+
+    def racing_link(src, dst, *a, **k):  # someone creates the file just before the link
+        if str(dst).endswith("seed1.json") and not Path(dst).exists():
+            Path(dst).write_text("someone else's\n")
+        return real_link(src, dst, *a, **k)
+
+    monkeypatch.setattr(sim.os, "link", racing_link)
+    assert sim.write_records([row], tmp_path) == (1, 0)
+    assert (tmp_path / "greedy-p1-seed1.json").read_text() == "someone else's\n"
+    assert json.loads((tmp_path / "greedy-p1-seed1-1.json").read_text())["deal"]["seed"] == 1
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]

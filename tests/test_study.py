@@ -176,6 +176,16 @@ def run(*args: str):
     (["--players", "0-2", "--deals", "2"], "--players must be within 1-5"),
     (["--players", "1", "--deals", "2", "--objective", "speed"], "unknown objective speed"),
     (["--players", "1", "--deals", "2", "--workers", "1", "--scheduler", "tcp://x:1"], "not both"),
+    # the shared option types (cli/options.py): ASCII digits, sane ranges, checked first
+    (["--players", "١", "--deals", "2"], "--players"),
+    (["--players", "1", "--seeds", "1-١"], "digits 0-9"),
+    (["--players", "1", "--seeds", "0-99999999999999999"], "more than 1,000,000"),
+    (["--players", "1", "--seeds", "18446744073709551615"], "--seeds"),
+    (["--players", "1", "--deals", "99999999999999999999"], "--deals"),
+    (["--players", "1", "--deals", "2", "--time-limit", "nan"], "--time-limit"),
+    (["--players", "1", "--deals", "2", "--time-limit", "-1"], "--time-limit"),
+    (["--players", "1", "--deals", "2", "--workers", "2147483648"], "--workers"),
+    (["--players", "1", "--deals", "2", "--memory-limit", "１２８"], "--memory-limit"),
 ])
 def test_bad_input_is_one_line_exit_2(tmp_path: Path, args: list[str], needle: str) -> None:
     r = run("study", "run", *args, "--db", str(tmp_path / "x.db"))

@@ -113,3 +113,36 @@ def test_dealing_cannot_vary_for_a_deal_file(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "re-deal" in r.stderr
     r = run("variants", "--deal", str(path), "--players", "2")
     assert r.exit_code == 2 and "--players applies to --seed" in r.stderr
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--seed", "１"], "digits 0-9"),
+    (["--seed", "1", "--players", "٢"], "--players"),
+    (["--seed", "1", "--players", "9"], "--players"),
+    (["--seed", "18446744073709551616"], "--seed"),
+    (["--seed", "1", "--time-limit", "nan"], "--time-limit"),
+    (["--seed", "1", "--time-limit", "-1"], "--time-limit"),
+])
+def test_options_use_the_shared_types(args: list[str], needle: str) -> None:
+    r = run("variants", *args)
+    assert r.exit_code == 2, r.output
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ascent: error: ") and needle in lines[0], lines
+
+
+def test_a_plan_with_an_illegal_move_is_refused(tmp_path: Path) -> None:
+    """A move illegal under the plan's own rules is bad input (exit 2, one line naming the
+    move and the ruling), not a table of rows that all say "error" with exit 0."""
+    deal = parse_deal_text(DEAL)
+    game = Game(deal)
+    first = game.legal_moves()[0]
+    from model.records import Plan
+
+    good = Plan(deal, [first]).to_json()
+    good["moves"].append(dict(good["moves"][0]))  # the same card again: not in the hand any more
+    path = tmp_path / "illegal.json"
+    path.write_text(json.dumps(good))
+    r = run("variants", str(path), "--vary", "bridge_replace_cost", "--time-limit", "1")
+    assert r.exit_code == 2, r.output
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "move 2" in lines[0] and "illegal" in lines[0], lines
