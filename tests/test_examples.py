@@ -11,7 +11,9 @@ is written:
   inline code spans that are a concrete command (start with ``ascent``, name a ``--seed``
   number, no placeholder such as ``[--players P]``).
 
-Installing (``pip install``) and the test suite itself (``python -m pytest``) are not run.
+Installing (``pip install``) and the test suite itself (``python -m pytest``) are not run,
+nor fenced blocks opened with ```` ```sh long ````: they hold the commands that made the
+committed figures (hours on this machine, or a cluster's placeholder address), not examples.
 Each source's examples run in order, in a shell, from an empty temporary folder of their own
 (so each help text is self-contained), with ``set -o pipefail``; each must exit 0 without a
 traceback.
@@ -63,10 +65,13 @@ _INLINE = re.compile(r"`(ascent [^`]+)`")
 def markdown_examples(path: Path) -> list[str]:
     """The commands of a Markdown file (see the module docstring)."""
     cmds = []
-    fenced = False
+    fenced = long_block = False
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip().startswith("```"):
             fenced = not fenced
+            long_block = fenced and "long" in line.strip()[3:].split()
+            continue
+        if long_block:  # the commands that made committed figures (hours): not examples
             continue
         code = fenced or line.startswith("    ")
         text = line.strip()
