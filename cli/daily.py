@@ -99,10 +99,10 @@ def daily(ctx: click.Context, date_text: str | None, kind: str, size: str, hint:
     Examples:
       ascent daily --date 2026-12-01 --size mini
       ascent daily --date 2026-12-01 --size mini --hint 1
-      ascent daily --date 2026-12-02 --kind position --size mini --archive puzzles/archive --solution
+      ascent daily --date 2026-12-02 --kind position --size mini --solution
       ascent daily --date 2026-12-01 --size mini --json
       mkdir -p archive && ascent daily build --from 2026-12-01 --to 2026-12-02 --kind deal --size mini --out archive
-      ascent daily check puzzles/archive --quick
+      ascent daily check archive --quick
     """
     if ctx.invoked_subcommand is not None:
         return
@@ -223,7 +223,7 @@ def check(directory: str, quick: bool, first: str | None, last: str | None) -> N
 
     \b
     Example:
-      ascent daily check puzzles/archive --quick
+      ascent daily check archive --quick
     """
     from pathlib import Path
 

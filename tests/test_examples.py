@@ -4,7 +4,7 @@ The examples are extracted programmatically, so that a new example is tested as 
 is written:
 
 * ``--help`` of the group and of every registered command: the lines after ``Examples:``
-  that start with ``ascent``;
+  that start with ``ascent`` (or ``mkdir -p DIR && ascent``);
 * README.md and docs/*.md: lines of code blocks (indented by 4 spaces or fenced) that start
   with ``ascent`` or ``$ ascent`` (the output lines of a ``$`` block are not commands), and
   the part after ``&&`` of an install line (``pip install -e . && ascent solve --seed 1``);
@@ -53,13 +53,15 @@ def help_examples() -> dict[str, list[str]]:
                 if not line.strip():
                     on = False
                     continue
-                if line.strip().startswith("ascent "):
+                if line.strip().startswith("ascent ") or _MKDIR.match(line.strip()):
                     lines.append(line.strip())
         out[" ".join(["ascent", *args])] = lines
     return out
 
 
 _INLINE = re.compile(r"`(ascent [^`]+)`")
+#: ``mkdir -p DIR && ascent ...``: an example that makes the folder it writes into
+_MKDIR = re.compile(r"mkdir -p \S+ && ascent ")
 
 
 def markdown_examples(path: Path) -> list[str]:
@@ -80,7 +82,7 @@ def markdown_examples(path: Path) -> list[str]:
                 text = text[2:]
             if text.startswith("pip install") and "&& ascent " in text:
                 text = text.split("&& ", 1)[1]
-            if text.startswith("ascent "):
+            if text.startswith("ascent ") or _MKDIR.match(text):
                 cmds.append(text)
             continue
         for span in _INLINE.findall(line):
