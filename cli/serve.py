@@ -47,7 +47,10 @@ def serve(host: str, port: int, archive: str | None, log_level: str, check: bool
     actual = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{actual}"
-    config = uvicorn.Config(app, log_level="warning" if check else log_level)
+    # --check answers on standard output and stops: uvicorn keeps its hands off logging
+    # (its handlers would hold a stream that is gone once the check returns)
+    config = (uvicorn.Config(app, log_config=None, log_level="warning") if check
+              else uvicorn.Config(app, log_level=log_level))
     server = uvicorn.Server(config)
     if check:
         _check(server, sock, url)
@@ -111,4 +114,4 @@ def _check(server, sock: socket.socket, url: str) -> None:
         click.echo(f"ascent: the server answered on {url}/; stopped")
     finally:
         server.should_exit = True
-        thread.join(timeout=10)
+        thread.join(timeout=10)  # the server is down before the check returns
