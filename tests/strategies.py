@@ -151,3 +151,17 @@ if __name__ == "__main__":  # python -m tests.strategies [samples]
     import sys
 
     print(win_loss_mix(int(sys.argv[1]) if len(sys.argv) > 1 else 200))
+
+
+def random_position(deal, rng, steps: int):
+    """The :class:`~model.game.Game` after up to ``steps`` random legal moves (drawn with
+    ``rng``, a :class:`random.Random`) from ``deal``; fewer if the game ends first."""
+    from model.game import Game
+
+    game = Game(deal)
+    for _ in range(steps):
+        moves = game.legal_moves()
+        if not moves or game.is_over():
+            break
+        game.push(rng.choice(moves))
+    return game

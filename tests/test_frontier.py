@@ -26,20 +26,11 @@ from solver import solve
 from solver.exhaustive import Search
 from solver.state import INF, Switches
 from tests.reference import reference_solve
-from tests.strategies import tiny_games
+from tests.strategies import random_position, tiny_games
 
 FAST = settings(max_examples=60, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
-
-def random_position(deal: Deal, rng: random.Random, steps: int) -> Game:
-    game = Game(deal)
-    for _ in range(steps):
-        moves = game.legal_moves()
-        if not moves or game.is_over():
-            break
-        game.push(rng.choice(moves))
-    return game
 
 
 def bounds_at(start: Deal | Game) -> tuple[int, int]:

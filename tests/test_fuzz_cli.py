@@ -90,9 +90,9 @@ def command_line(draw) -> list[str]:
     return args
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
-@given(command_line(), stdin_text())
-def test_no_input_ends_in_a_traceback_or_an_odd_exit_code(args, text):
+def invoke_checked(args: list[str], text: str):
+    """Run ``ascent ARGS`` in-process with ``text`` on standard input; assert an allowed exit
+    code, no traceback, and exactly one ``ascent: error:`` line for bad input (exit 2)."""
     result = CliRunner().invoke(main, args, input=text)
     assert result.exit_code in ALLOWED, (args, result.exit_code, result.output, result.exception)
     assert "Traceback" not in result.output
@@ -101,6 +101,13 @@ def test_no_input_ends_in_a_traceback_or_an_odd_exit_code(args, text):
     if result.exit_code == 2:
         err = result.stderr.strip().splitlines()
         assert len(err) == 1 and err[0].startswith("ascent: error: "), (args, result.stderr)
+    return result
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(command_line(), stdin_text())
+def test_no_input_ends_in_a_traceback_or_an_odd_exit_code(args, text):
+    invoke_checked(args, text)
 
 
 # ---- the commands of issues 8, 10, 12 and the web (hint, analyse, variants, serve, study,
@@ -191,14 +198,7 @@ def new_command_line(draw) -> list[str]:
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 @given(new_command_line(), stdin_text())
 def test_the_new_commands_refuse_bad_input_in_one_line(args, text):
-    result = CliRunner().invoke(main, args, input=text)
-    assert result.exit_code in ALLOWED, (args, result.exit_code, result.output, result.exception)
-    assert "Traceback" not in result.output
-    if result.exception is not None:
-        assert isinstance(result.exception, SystemExit), (args, repr(result.exception))
-    if result.exit_code == 2:
-        err = result.stderr.strip().splitlines()
-        assert len(err) == 1 and err[0].startswith("ascent: error: "), (args, result.stderr)
+    result = invoke_checked(args, text)
     if args[0] in ("serve", "study", "simulate") and "--help" not in args:
         assert result.exit_code != 0, (args, result.output)  # nothing started
 

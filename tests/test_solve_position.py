@@ -22,21 +22,11 @@ from solver import solve
 from solver.dfs import heuristic_win
 from solver.result import OBJECTIVES, WIN
 from tests.reference import reference_solve
-from tests.strategies import tiny_games
+from tests.strategies import random_position, tiny_games
 
 FAST = settings(max_examples=40, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
-
-def random_position(deal: Deal, rng: random.Random, steps: int) -> Game:
-    """The game after up to ``steps`` random legal moves from ``deal`` (fewer if it ends)."""
-    game = Game(deal)
-    for _ in range(steps):
-        moves = game.legal_moves()
-        if not moves or game.is_over():
-            break
-        game.push(rng.choice(moves))
-    return game
 
 
 def check_answer(start: Game, objective: str) -> None:
