@@ -32,7 +32,7 @@ from benchmarks.solve import (
     BenchmarkError,
     install_interrupts,
     machine,
-    new_out_dir,
+    out_dir_for,
     parse_int_list,
     percentile,
     read_rows,
@@ -183,13 +183,7 @@ def run(args: argparse.Namespace, command: str) -> int:
         RuleSet.from_options(args.rules)
     except RuleOptionError as exc:
         raise BenchmarkError(str(exc)) from None
-    if args.resume and args.out is None:
-        raise BenchmarkError("--resume needs --out DIR (the folder of the run to continue)")
-    if args.out is None:
-        out_dir = new_out_dir()
-    else:
-        out_dir = Path(args.out)
-        out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = out_dir_for(args.out, args.resume)
     stem = f"compare-{'-'.join(solvers)}-{args.objective}"
     if args.rules:
         stem += "-" + "-".join(r.replace("=", "_") for r in args.rules)

@@ -432,6 +432,19 @@ def write_whole(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+def out_dir_for(out: str | None, resume: bool) -> Path:
+    """The folder a benchmark writes to: ``out`` (made if missing), or a new
+    :func:`new_out_dir` so that committed results are never written over. ``--resume``
+    needs ``out`` (:class:`BenchmarkError` otherwise)."""
+    if resume and out is None:
+        raise BenchmarkError("--resume needs --out DIR (the folder of the run to continue)")
+    if out is None:
+        return new_out_dir()
+    path = Path(out)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def new_out_dir(base: Path | None = None) -> Path:
     """A new folder ``bench-YYYYmmdd-HHMMSS`` (``-2``, ``-3``... if taken) in ``base``
     (the current directory by default)."""
@@ -503,13 +516,7 @@ def run(args: argparse.Namespace, command: str) -> int:
         raise BenchmarkError(str(exc)) from None
     resolve_solver(args.solver)  # fail early and cleanly on an unknown solver
 
-    if args.resume and args.out is None:
-        raise BenchmarkError("--resume needs --out DIR (the folder of the run to continue)")
-    if args.out is None:
-        out_dir = new_out_dir()
-    else:
-        out_dir = Path(args.out)
-        out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = out_dir_for(args.out, args.resume)
     base = out_dir / stem(args)
     jsonl, csv_path, md_path = (base.with_suffix(x) for x in (".jsonl", ".csv", ".md"))
 
