@@ -96,7 +96,8 @@ def run_cmd(players: str, deals: int | None, seeds: str | None, rule_options: tu
               metavar="COLS", help="Group rows by these columns (players, variant, objective, "
                                    "time_limit, solver_version, or a rule option such as hand_size).")
 @click.option("--plots", "plots_dir", default=None, metavar="DIR",
-              help="Also draw the plots (PNG and SVG) into DIR (created if missing).")
+              help="Also draw the plots (PNG and SVG) into DIR (created if missing; a folder "
+                   "that already holds them is refused, nothing is overwritten).")
 @click.option("--json", "as_json", is_flag=True,
               help='JSON: {"groups": [one object per group], "pairs": [...]}.')
 @click.option("--markdown", is_flag=True, help="Markdown tables instead of terminal tables.")

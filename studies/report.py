@@ -89,7 +89,7 @@ def parse_only(items: Sequence[str]) -> list[tuple[str, Any]]:
         ranges: list[tuple[int, int]] = []
         for v in (x.strip() for x in vs.split(",")):
             a, dash, b = v.partition("-")
-            if dash and a.isdigit() and b.isdigit():
+            if dash and a.isascii() and b.isascii() and a.isdigit() and b.isdigit():
                 ranges.append((int(a), int(b)))
             else:
                 wanted.add(v)
@@ -310,8 +310,15 @@ def report(db_path: str, by: str = "players,variant,objective", plots_dir: str |
 # ---- plots ------------------------------------------------------------------------------
 
 
+#: the plots :func:`plots` may draw, each as PNG and SVG
+PLOT_NAMES = ("winnability_by_players", "winnability_by_rule", "cards_out_by_players",
+              "solve_time_cdf")
+
+
 def _save(fig, folder: Path, name: str) -> list[str]:
-    """Write ``fig`` as NAME.png and NAME.svg, each whole or not at all."""
+    """Write ``fig`` as NAME.png and NAME.svg, each whole or not at all, never over an
+    existing file (a hard link from a temporary file: raises :class:`ReportError` if the
+    name was taken meanwhile)."""
     out = []
     for ext in ("png", "svg"):
         dest = folder / f"{name}.{ext}"
@@ -323,17 +330,21 @@ def _save(fig, folder: Path, name: str) -> list[str]:
         try:
             fig.savefig(tmp, format=ext, dpi=110, bbox_inches="tight",
                         metadata={"Date": None} if ext == "svg" else None)
-            os.replace(tmp, dest)
-        except BaseException:
+            try:
+                os.link(tmp, dest)
+            except FileExistsError:
+                raise ReportError(f"{dest}: exists; plots never overwrite a file "
+                                  "(give a new --plots folder)") from None
+        finally:
             Path(tmp).unlink(missing_ok=True)
-            raise
         out.append(str(dest))
     return out
 
 
 def plots(rows: Sequence[dict[str, Any]], plots_dir: str | os.PathLike) -> list[str]:
     """Draw the four plots of the module docstring into ``plots_dir`` (created if missing);
-    returns the files written. Raises :class:`ReportError` if the folder cannot be made."""
+    returns the files written. Raises :class:`ReportError` if the folder cannot be made or
+    already holds one of the plot files (:data:`PLOT_NAMES`; nothing is overwritten)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -346,6 +357,11 @@ def plots(rows: Sequence[dict[str, Any]], plots_dir: str | os.PathLike) -> list[
         raise ReportError(f"{folder}: cannot make the plots folder ({exc.strerror})") from None
     if not os.access(folder, os.W_OK):
         raise ReportError(f"{folder}: the plots folder is not writable")
+    taken = [folder / f"{n}.{e}" for n in PLOT_NAMES for e in ("png", "svg")
+             if (folder / f"{n}.{e}").exists()]
+    if taken:
+        raise ReportError(f"{taken[0]}: exists; plots never overwrite a file "
+                          "(give a new --plots folder)")
     written: list[str] = []
     objectives = sorted({r["objective"] for r in rows})
     main_obj = "none" if "none" in objectives else objectives[0]

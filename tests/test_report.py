@@ -116,3 +116,27 @@ def test_bad_input(tmp_path: Path) -> None:
         assert r.exit_code == 2, r.output
         assert needle in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert notes.read_text() == "hello\n"
+
+
+def test_plots_never_overwrite_and_non_ascii_ranges_are_values(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    make_db(db)
+    folder = tmp_path / "plots"
+    folder.mkdir()
+    mine = folder / "solve_time_cdf.svg"
+    mine.write_text("my own drawing\n")
+    r = run("study", "report", "--db", str(db), "--plots", str(folder))
+    assert r.exit_code == 2, r.output
+    assert "exists" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert mine.read_text() == "my own drawing\n"
+    assert sorted(p.name for p in folder.iterdir()) == ["solve_time_cdf.svg"]
+    # a second report into a folder it drew before is refused too, the first plots kept
+    other = tmp_path / "fresh"
+    assert run("study", "report", "--db", str(db), "--plots", str(other)).exit_code == 0
+    before = {p.name: p.read_bytes() for p in other.iterdir()}
+    assert len(before) == 8
+    assert run("study", "report", "--db", str(db), "--plots", str(other)).exit_code == 2
+    assert {p.name: p.read_bytes() for p in other.iterdir()} == before
+    # Arabic-Indic digits are not a range of seeds: no row matches, a one-line error
+    r = run("study", "report", "--db", str(db), "--only", "seed=\u0661-\u0662")
+    assert r.exit_code == 2 and "no rows match" in r.stderr
