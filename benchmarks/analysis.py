@@ -191,16 +191,16 @@ def med(xs: Sequence[float]) -> str:
 
 
 def markdown(rows: list[dict[str, Any]], args: argparse.Namespace, command: str,
-             load: str) -> str:
+             load: str, merged: Sequence[str] = ()) -> str:
     m = machine()
     now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     out = ["# Analysis board benchmark (issues 8 and 15)", "",
            f"- date: {now}",
            f"- machine: {m['arch']}, {m['cpu']}, {m['cores']} cores, {m['ram']} RAM, "
            f"Python {m['python']}",
-           f"- shared with other jobs: load average {load} at the start (2 cores); wall "
-           "seconds are inflated by the sharing, CPU seconds (this process) much less",
-           f"- command: `{command}`", ""]
+           f"- load average at the start: {load} (2 cores; above 2 the machine was shared "
+           "and wall seconds are inflated, CPU seconds of the process much less)",
+           f"- command: `{command}`", *merged, ""]
     an = [r for r in rows if r["part"] == "analyse"]
     if an:
         out += [f"## analyse, --objective none, --time-per-move {args.time_per_move:g}", "",
@@ -295,6 +295,10 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--parts", nargs="+", default=["analyse", "hint", "proofs", "ladder"])
     ap.add_argument("--out", type=Path, default=None,
                     help="output folder (default: a new benchmarks/results/analysis-<time>)")
+    ap.add_argument("--combine", type=Path, nargs="+", default=None, metavar="DIR",
+                    help="no solving: merge the analysis.jsonl of these folders (runs of the "
+                         "same options split by --players, e.g. one process a core) into one "
+                         "analysis.jsonl and analysis.md in --out")
     return ap
 
 
@@ -311,6 +315,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     sys.setrecursionlimit(10_000)
     rows: list[dict[str, Any]] = []
+    merged: list[str] = []
+    if args.combine:
+        commands = []
+        for folder in args.combine:
+            rows += [json.loads(line) for line in (folder / "analysis.jsonl").read_text().splitlines()
+                     if line.strip()]
+            head = (folder / "analysis.md").read_text().splitlines()
+            commands += [ln for ln in head if ln.startswith("- command:")
+                         or ln.startswith("- load average") or ln.startswith("- date:")]
+        args.players = sorted({r["players"] for r in rows if "players" in r})
+        merged = ["- merged from these runs (one process each):", *("  " + c for c in commands)]
+        args.parts = []
     recs = records(args.records, args.players) if {"analyse", "hint", "proofs"} & set(args.parts) else []
     if "analyse" in args.parts or "proofs" in args.parts:
         rows += part_analyse(recs, args.time_per_move, args.afresh if "analyse" in args.parts else 0)
@@ -326,7 +342,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     tmp.write_text("".join(json.dumps(r) + "\n" for r in rows))
     tmp.replace(out / "analysis.jsonl")
     tmp = out / "analysis.md.tmp"
-    tmp.write_text(markdown(rows, args, command, load))
+    tmp.write_text(markdown(rows, args, command, load, merged))
     tmp.replace(out / "analysis.md")
     print(f"wrote {out / 'analysis.md'}", file=sys.stderr)
     return 0

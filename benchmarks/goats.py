@@ -216,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     from solver import solve as base_solve
 
     t_start = time.perf_counter()
+    load0 = " ".join(f"{x:.1f}" for x in os.getloadavg())
     base_rows = []
     try:
         with jsonl.open("a", encoding="utf-8") as fh:
@@ -249,7 +250,9 @@ def main(argv: list[str] | None = None) -> int:
         "# Winnability with the Goats module (objective none)",
         "",
         f"- date: {stamp.strftime('%Y-%m-%d %H:%M')} UTC",
-        f"- machine: {machine()}; shared with other engineers' jobs while it ran",
+        f"- machine: {machine()}; load average {load0} at the start and "
+        f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} at the end (2 cores: above 2 "
+        "the machine was shared)",
         f"- command: `{cmd.strip()}`",
         f"- deals: seeds 1–{args.deals} for each of {', '.join(map(str, players))} players, "
         f"standard deck; time limit {args.time_limit:g} s per solve (the base game's solve, "
