@@ -80,6 +80,8 @@ def play_task(task: dict[str, Any]) -> dict[str, Any]:
     result = play_deal(deal, bot)
     if task["bot"] == "cheat":
         open_verdict = bot.verdict
+    elif task.get("open_hand", True) and task.get("known_open_verdict") in PROVEN:
+        open_verdict = task["known_open_verdict"]  # proven before, in this database
     elif task.get("open_hand", True):
         from solver import solve
 
@@ -95,6 +97,43 @@ def play_task(task: dict[str, Any]) -> dict[str, Any]:
         "turns": result.turns, "seconds": round(result.seconds, 4),
         "open_verdict": open_verdict, "record": json.dumps(record, separators=(",", ":")),
     }
+
+
+#: Open-hand verdicts that are proofs (a replayed win, an exhaustive loss): they hold at any
+#: time limit, so a database's proven verdict of a deal is reused by every later run.
+PROVEN = ("win", "loss")
+
+
+def reuse_open_verdicts(db_path: str | os.PathLike, tasks: Sequence[dict[str, Any]]) -> int:
+    """Give each open-hand task of ``tasks`` the proven open-hand verdict (``win``/``loss``)
+    that any row of the database at ``db_path`` already holds for the same deal (rule set,
+    player count, seed), whatever bot or time limit produced it, as
+    ``task["known_open_verdict"]``: :func:`play_task` then does not solve that deal again.
+    Unknown verdicts are solved again. Returns the number of tasks given one. The database
+    is opened read-only; a missing file, or one without the table, gives 0 (the runner
+    decides whether the file can be used)."""
+    try:
+        uri = Path(db_path).resolve().as_uri() + "?mode=ro"
+        con = sqlite3.connect(uri, uri=True)
+    except (OSError, ValueError, sqlite3.Error):
+        return 0
+    try:
+        known = {(r, p, s): v for r, p, s, v in con.execute(
+            f"SELECT rules, players, seed, open_verdict FROM {TABLE} "
+            "WHERE open_verdict IN (?, ?)", PROVEN)}
+    except sqlite3.Error:
+        return 0
+    finally:
+        con.close()
+    n = 0
+    for t in tasks:
+        if not t.get("open_hand", True):
+            continue
+        v = known.get((rules_json(RuleSet.from_options(t["rules"])), t["players"], t["seed"]))
+        if v is not None:
+            t["known_open_verdict"] = v
+            n += 1
+    return n
 
 
 def load_rows(db_path: str | os.PathLike, keys: Iterable[str]) -> list[dict[str, Any]]:

@@ -53,7 +53,8 @@ def _interval(iv) -> str:
               help="Also solve every deal open-hand, for the price of silence.")
 @click.option("--db", "db_path", default=None, metavar="FILE",
               help="SQLite results database (created or extended, never overwritten; a run "
-                   "resumes where it stopped). Default: a temporary one.")
+                   "resumes where it stopped; a deal's open-hand verdict proven by an earlier "
+                   "run of any bot is reused, not solved again). Default: a temporary one.")
 @click.option("--records", "records_dir", default=None, metavar="DIR",
               help="Write every game's record (JSON, for ascent replay/show) into DIR.")
 @click.option("--workers", type=WORKERS, default=None, metavar="K",
@@ -80,7 +81,8 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
       ascent simulate --bot greedy --players 1-2 --deals 5 --rules preset=tiny --workers 1
       ascent simulate --bot sampling --worlds 2 --horizon 4 --players 1 --seeds 1-2 --workers 1 --json
     """
-    from bots.simulate import COLUMNS, TABLE, build_tasks, load_rows, play_task, report, write_records
+    from bots.simulate import (COLUMNS, TABLE, build_tasks, load_rows, play_task, report,
+                               reuse_open_verdicts, write_records)
     from studies.runner import RunnerError, run_tasks
     from studies.study import StudyError, build_grid
 
@@ -111,6 +113,8 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
         params = {"simulations": simulations, "seed": bot_seed}
     tasks = build_tasks(bot, params, grid.players, grid.seeds, rules, open_hand and bot != "cheat",
                         time_limit)
+    if db_path is not None:  # a deal's proven open-hand verdict is solved once per database
+        reuse_open_verdicts(db_path, tasks)
     tmp = None
     if db_path is None:
         tmp = tempfile.TemporaryDirectory(prefix="ascent-simulate-")

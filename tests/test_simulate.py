@@ -108,3 +108,46 @@ def test_records_are_never_written_over(tmp_path: Path, monkeypatch) -> None:
     assert (tmp_path / "greedy-p1-seed1.json").read_text() == "someone else's\n"
     assert json.loads((tmp_path / "greedy-p1-seed1-1.json").read_text())["deal"]["seed"] == 1
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_proven_open_hand_verdicts_are_reused_across_bots(tmp_path: Path, monkeypatch) -> None:
+    """A second bot on the same deals and database pairs with the verdicts the first proved,
+    without solving them again; a task without a stored proof is solved; an unknown is
+    never reused."""
+    import sqlite3
+
+    import solver
+    from bots.simulate import TABLE, build_tasks, play_task, reuse_open_verdicts
+    from model.rules import RuleSet
+
+    db = tmp_path / "sim.db"
+    args = ["--players", "1", "--seeds", "1-3", "--rules", "preset=tiny", "--workers", "1",
+            "--db", str(db), "--json", "--quiet"]
+    first = run("simulate", "--bot", "cheat", *args)
+    assert first.exit_code == 0, first.stderr
+    rules = RuleSet.from_options(["preset=tiny"])
+    tasks = build_tasks("greedy", {}, [1], [1, 2, 3, 4], rules)
+    con = sqlite3.connect(db)
+    stored = {s: v for s, v in con.execute(f"SELECT seed, open_verdict FROM {TABLE}")}
+    con.execute(f"UPDATE {TABLE} SET open_verdict = 'unknown' WHERE seed = 3")
+    con.commit()
+    con.close()
+    assert reuse_open_verdicts(db, tasks) == 2  # seeds 1 and 2; seed 3 unknown, seed 4 absent
+    assert [t.get("known_open_verdict") for t in tasks] == [stored[1], stored[2], None, None]
+
+    def no_solve(*a, **k):
+        raise AssertionError("a proven verdict was solved again")
+
+    monkeypatch.setattr(solver, "solve", no_solve)
+    assert play_task(tasks[0])["open_verdict"] == stored[1]
+    monkeypatch.undo()
+    assert play_task(tasks[3])["open_verdict"] in ("win", "loss", "unknown")
+    # the command reuses them too, and its report pairs with them
+    second = run("simulate", "--bot", "greedy", *args)
+    assert second.exit_code == 0, second.stderr
+    (ln,) = json.loads(second.stdout)["players"]
+    assert ln["open_games"] == 3
+    assert reuse_open_verdicts(tmp_path / "missing.db", tasks) == 0
+    assert not (tmp_path / "missing.db").exists()
+    (tmp_path / "text.db").write_text("not a database")
+    assert reuse_open_verdicts(tmp_path / "text.db", tasks) == 0
