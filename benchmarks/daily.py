@@ -44,7 +44,8 @@ def _cal_one(kind: str, size: str, i: int) -> dict:
     return {"i": i, "date": date.isoformat(), "kind": kind, "size": size,
             "accepted": rec is not None, "score": rec["score"] if rec else None,
             "features": rec["features"] if rec else None,
-            "seconds": round(time.perf_counter() - t, 3)}
+            "seconds": round(time.perf_counter() - t, 3),
+            "load": round(os.getloadavg()[0], 1)}
 
 
 def calibrate(kind: str, size: str, count: int, out: Path, jobs: int) -> None:
@@ -83,21 +84,32 @@ def _machine() -> str:
             f"Python {platform.python_version()}")
 
 
+def _load_line(rows: list[dict]) -> str:
+    loads = [r["load"] for r in rows if "load" in r]
+    if not loads:
+        return "- load average: not recorded (shared machine, above 10 at times)"
+    return (f"- load average (1 min) seen by {len(loads)} of {len(rows)} rows: "
+            f"{min(loads):g}–{max(loads):g}, median {statistics.median(loads):g}")
+
+
 def report(out: Path) -> None:
     from puzzles.dates import GRADES
     from puzzles.grade import grade_of, quantile_thresholds
 
     lines = ["# Daily puzzles: grade calibration and build times", "",
              f"- machine: {_machine()}",
-             "- the machine was shared with other jobs (load average above 10 at times), "
-             "so times are wall-clock times under load", ""]
+             "- times are wall-clock seconds; each section gives the load average (1 min) "
+             "seen by its rows where they recorded it (rows without it were run on the "
+             "machine shared with other jobs, load average above 10 at times)", ""]
     lines += ["## Calibration", "",
               "Thresholds: 25th, 50th and 75th percentiles of the score of the candidates "
               "that met the criteria, moved so that no band is empty. Second signal: the noisy "
               "greedy playouts (full deals: the mean share of the mountain they fill, as they "
               "never win; mini deals: the share that reach the Summit within par; positions: "
               "the share that win), not part of the score; it should fall from easy to "
-              "expert.", ""]
+              "expert. Positions also show the share of legal first moves that keep a win and "
+              "the shortest win: not in the score either, though both bear on the chance "
+              "that random moves win, which the score is.", ""]
     for path in sorted(out.glob("calibration-*.jsonl")):
         rows = [json.loads(ln) for ln in path.read_text().splitlines()]
         if not rows:
@@ -121,13 +133,15 @@ def report(out: Path) -> None:
                   f"({100 * len(ok) / len(rows):.0f}%)",
                   f"- thresholds (score ≤ easy, medium, hard): {t[0]:g}, {t[1]:g}, {t[2]:g}",
                   f"- seconds per candidate: median {statistics.median(r['seconds'] for r in rows):.2f}",
-                  ""]
+                  _load_line(rows), ""]
         if kind == "deal":
             proven = sum(r["features"]["par_proven"] for r in ok)
             lines.insert(len(lines) - 1, f"- par proven: {proven} of {len(ok)} "
                                          f"({100 * proven / len(ok):.0f}%)")
-        lines += ["| band | candidates | share | mean score | second signal (mean) |",
-                  "|---|---:|---:|---:|---:|"]
+        extra = kind == "position"  # two more signals, not in the score (but not independent)
+        lines += ["| band | candidates | share | mean score | second signal (mean) |"
+                  + (" winning first moves (mean share) | shortest win (mean moves) |" if extra else ""),
+                  "|---|---:|---:|---:|---:|" + ("---:|---:|" if extra else "")]
         for band in GRADES:
             rs = [r for r in ok if grade_of(kind, size, r["score"], th) == band]
             if kind == "deal" and size == "full":
@@ -139,8 +153,14 @@ def report(out: Path) -> None:
                 sig = [r["features"]["playout_wins"] / r["features"]["playouts"] for r in rs]
             mean = statistics.fmean(sig) if sig else float("nan")
             ms = statistics.fmean(r["score"] for r in rs) if rs else float("nan")
+            more = ""
+            if extra:
+                fm = [r["features"]["winning_first_moves"] / r["features"]["first_moves"] for r in rs]
+                sw = [r["features"]["shortest_win"] for r in rs]
+                more = (f" {statistics.fmean(fm):.3f} | {statistics.fmean(sw):.2f} |" if rs
+                        else " - | - |")
             lines.append(f"| {band} | {len(rs)} | {100 * len(rs) / len(ok):.0f}% | "
-                         f"{ms:.2f} | {mean:.3f} |")
+                         f"{ms:.2f} | {mean:.3f} |" + more)
         lines.append("")
     tpath = out / "daily-build-times.jsonl"
     if tpath.exists():
@@ -148,8 +168,9 @@ def report(out: Path) -> None:
         lines += ["## Build times", "",
                   "One puzzle = finding the date's first candidate in its band "
                   "(`puzzles.daily.puzzle_for`), run on the worker processes.", "",
-                  "| kind | size | puzzles | median s | p95 s | max s | candidates tried (mean) |",
-                  "|---|---|---:|---:|---:|---:|---:|"]
+                  "| kind | size | puzzles | median s | p95 s | max s | candidates tried (mean) "
+                  "| load average (median) |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|"]
         for kind in ("deal", "position"):
             for size in ("full", "mini"):
                 rs = [r for r in rows if r.get("kind") == kind and r.get("size") == size and "seconds" in r]
@@ -158,8 +179,10 @@ def report(out: Path) -> None:
                 xs = sorted(r["seconds"] for r in rs)
                 p95 = xs[max(0, -(-95 * len(xs) // 100) - 1)]
                 tried = statistics.fmean(r["candidate"] + 1 for r in rs)
+                loads = [r["load"] for r in rs if "load" in r]
+                load = f"{statistics.median(loads):g}" if loads else "not recorded (above 10)"
                 lines.append(f"| {kind} | {size} | {len(xs)} | {statistics.median(xs):.1f} | "
-                             f"{p95:.1f} | {xs[-1]:.1f} | {tried:.1f} |")
+                             f"{p95:.1f} | {xs[-1]:.1f} | {tried:.1f} | {load} |")
         walls = [r for r in rows if "wall_seconds" in r]
         for w in walls:
             what = f" ({w['kinds']})" if "kinds" in w else ""
@@ -196,7 +219,8 @@ def month(first: str, last: str, archive: Path, workers: int, out: Path,
             write_new(path_for(archive, _dt.date.fromisoformat(d), k, s), text)
             built += 1
             f.write(json.dumps({"date": d, "kind": k, "size": s, "seconds": round(secs, 2),
-                                "candidate": cand}) + "\n")
+                                "candidate": cand,
+                                "load": round(os.getloadavg()[0], 1)}) + "\n")
             f.flush()
             print(f"{d} {k} {s}: {secs:.1f} s (candidate {cand})", flush=True)
         f.write(json.dumps({"from": first, "to": last, "workers": workers, "built": built,
