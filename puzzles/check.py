@@ -18,8 +18,12 @@ Checks of every file:
   of the date's weekday; every key move is a move of the solution after the start;
 * unless ``quick``: the candidate is evaluated again and the whole record must come out
   identical but for the solver's effort (:data:`EFFORT_FEATURES`: a node count changes with
-  every improvement of the search); this catches any change to the puzzle, features, score,
-  key moves or par.
+  every improvement of the search) and, for a deal puzzle, but for which par line the
+  solver found (:data:`SOLVER_CHOICE`: the solution and the hints taken from it; when a
+  deal has several lines spending par, an improved search may return another one). The
+  record's own line is then checked instead: it spends exactly par (above) and its hints
+  are the ones the generator takes from it (:func:`puzzles.daily.deal_hints`). This
+  catches any change to the puzzle, features, score, key moves or par.
 """
 
 from __future__ import annotations
@@ -114,6 +118,8 @@ def check_record(rec: Any, date: _dt.date, kind: str, size: str, quick: bool = F
         if again is None or _comparable(again) != _comparable(rec):
             problems.append("the record differs from its candidate evaluated again "
                             "(features, score, key moves or par were changed)")
+        elif kind == "deal" and rec.get("key_moves") != daily.deal_hints(deal, plan.moves):
+            problems.append("the key moves are not the hints of the solution")
     return problems
 
 
@@ -122,11 +128,20 @@ def check_record(rec: Any, date: _dt.date, kind: str, size: str, quick: bool = F
 EFFORT_FEATURES = ("solver_nodes",)
 
 
+#: Parts of a deal puzzle record that depend on which of the lines spending par the solver
+#: found, not on the puzzle: the full check verifies the record's own line instead.
+SOLVER_CHOICE = ("solution", "key_moves")
+
+
 def _comparable(rec: dict[str, Any]) -> str:
-    """``rec`` as compared by the full check: the whole record but its effort features."""
+    """``rec`` as compared by the full check: the whole record but its effort features and,
+    for a deal puzzle, its solver's choice of par line (:data:`SOLVER_CHOICE`)."""
     rec = json.loads(json.dumps(rec))
     for k in EFFORT_FEATURES:
         (rec.get("features") or {}).pop(k, None)
+    if rec.get("kind") == "deal":
+        for k in SOLVER_CHOICE:
+            rec.pop(k, None)
     return dumps_record(rec)
 
 

@@ -195,14 +195,7 @@ def evaluate_deal(cand: dict[str, int], size: str) -> dict[str, Any] | None:
         "beam_width": width or None,
         "beam_gap": (beam_waste - par) if beam_waste is not None else None,
     }
-    # hints: the par line's moves where the greedy player would do something else
-    g = Game(deal)
-    hints = []
-    for m in par_moves:
-        if greedy_move(g) != m:
-            hints.append(_move_entry(g, m))
-        g.push(m)
-    hints = hints[:MAX_DEAL_HINTS]
+    hints = deal_hints(deal, par_moves)
     checked = checked_plan(deal, par_moves, "daily")
     solution = Plan(deal, checked.moves, {"start_move": 0}).to_json()
     return {
@@ -217,6 +210,22 @@ def evaluate_deal(cand: dict[str, int], size: str) -> dict[str, Any] | None:
         "key_moves": hints,
         "solution": solution,
     }
+
+
+def deal_hints(deal: Deal, par_moves: list[Move]) -> list[dict[str, Any]]:
+    """The ``key_moves`` of a deal puzzle: the first :data:`MAX_DEAL_HINTS` moves of the par
+    line ``par_moves`` (played from ``deal``) where the greedy player would play something
+    else, each ``{"move": move JSON, "text": notation}``. Raises
+    :class:`~model.errors.IllegalMoveError` for a line that does not replay."""
+    g = Game(deal)
+    hints = []
+    for m in par_moves:
+        if len(hints) == MAX_DEAL_HINTS:
+            break
+        if greedy_move(g) != m:
+            hints.append(_move_entry(g, m))
+        g.push(m)  # checks the move (IllegalMoveError)
+    return hints
 
 
 # ---- position puzzles --------------------------------------------------------------------

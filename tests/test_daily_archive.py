@@ -117,6 +117,23 @@ def test_changed_features_are_caught_by_the_full_check(week, tmp_path):
     assert any("evaluated again" in p for p in check_archive(bad, quick=False)[1])
 
 
+def test_hints_that_are_not_the_solutions_are_caught_by_the_full_check(week, tmp_path):
+    """The full check lets a deal record keep its own par line (the solver may find another
+    one spending par), so it checks that the hints are the ones taken from that line."""
+    import shutil
+
+    bad = tmp_path / "bad3"
+    shutil.copytree(week, bad)
+    f = next(p for p in sorted(bad.rglob("*.json"))
+             if len(json.loads(p.read_text())["key_moves"]) >= 2)
+    rec = json.loads(f.read_text())
+    rec["key_moves"] = rec["key_moves"][1:]  # still moves of the solution: --quick passes
+    f.write_text(dumps_record(rec))
+    assert check_archive(bad, quick=True)[1] == []
+    problems = check_archive(bad, quick=False)[1]
+    assert len(problems) == 1 and "not the hints of the solution" in problems[0]
+
+
 def test_same_puzzle_for_any_hash_seed():
     outs = []
     for seed in ("0", "4242"):
