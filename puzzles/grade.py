@@ -46,7 +46,7 @@ from puzzles.dates import GRADES
 THRESHOLDS: dict[tuple[str, str], tuple[float, float, float]] = {
     ("deal", "full"): (1.0, 2.0, 3.0),
     ("deal", "mini"): (1.0, 3.0, 9.0),
-    ("position", "full"): (1.0, 2.0, 3.0),
+    ("position", "full"): (2.30103, 2.967125, 3.900947),
     ("position", "mini"): (1.66552, 2.00786, 2.60718),
 }
 

@@ -209,10 +209,10 @@ def test_committed_december_archive_passes_check():
     n, problems = check_archive(ARCHIVE, quick=True, first=dt.date(2026, 12, 1),
                                 last=dt.date(2026, 12, 31))
     assert problems == []
-    # deal full, deal mini and position mini (position/full is not in the archive yet)
-    assert n == 31 * 3
+    # every kind and size, every day of the month
+    assert n == 31 * 4
     kinds = {(k, s) for _d, k, s in load_archive(ARCHIVE)}
-    assert kinds == {("deal", "full"), ("deal", "mini"), ("position", "mini")}
+    assert kinds == {(k, s) for k in ("deal", "position") for s in ("full", "mini")}
     recs = load_archive(ARCHIVE)
     for rec in recs.values():
         replay_within_par(rec)
@@ -227,3 +227,29 @@ def test_committed_archive_files_are_what_the_generator_makes():
         from puzzles.check import check_record
 
         assert check_record(json.loads(text), date, "deal", "mini", quick=False, text=text) == []
+
+
+def test_committed_week_of_every_kind_and_size_is_rebuilt_from_its_candidates(tmp_path):
+    """A week (Monday to Sunday: every band) of each kind and size, as committed: every
+    candidate is evaluated again by the generator and must give the same record (the full
+    check), every solution replays to a win within par, and the grades ramp."""
+    import shutil
+
+    days = [dt.date.fromisoformat(WEEK[0]) + dt.timedelta(days=i) for i in range(7)]
+    for day in days:
+        for kind in ("deal", "position"):
+            for size in ("full", "mini"):
+                src = path_for(ARCHIVE, day, kind, size)
+                dst = path_for(tmp_path, day, kind, size)
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(src, dst)
+    n, problems = check_archive(tmp_path, quick=False)
+    assert (n, problems) == (28, [])
+    recs = load_archive(tmp_path)
+    for (day, kind, size), rec in recs.items():
+        replay_within_par(rec)
+        assert rec["par_proven"] == (kind == "position" or size == "mini")
+    for kind in ("deal", "position"):
+        for size in ("full", "mini"):
+            grades = [recs[d.isoformat(), kind, size]["grade"] for d in days]
+            assert grades == ["easy", "easy", "medium", "medium", "hard", "hard", "expert"]
