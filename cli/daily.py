@@ -25,10 +25,14 @@ def _date(text: str | None) -> _dt.date:
         raise CliError(str(exc)) from None
 
 
-def _record(date: _dt.date, kind: str, size: str, archive: str | None) -> dict:
+def _record(date: _dt.date, kind: str, size: str, archive: str | None,
+            generate: bool = False) -> dict:
+    from puzzles.archive import PUBLISHED
     from puzzles.daily import GenerationError, puzzle_for
 
-    if archive is not None:
+    if archive is None and not generate and PUBLISHED.is_dir():
+        archive = str(PUBLISHED)
+    if archive is not None and not generate:
         try:
             rec = find(archive, date, kind, size)
         except ArchiveError as exc:
@@ -84,16 +88,22 @@ def _print_puzzle(rec: dict) -> None:
                    "features, key moves, solution as a game record, generator).")
 @click.option("--archive", metavar="DIR",
               help="Read the puzzle from this archive when it is there (published puzzles "
-                   "are frozen); else it is generated.")
+                   "are frozen); else it is generated. [default: the published archive, "
+                   "puzzles/archive/]")
+@click.option("--generate", is_flag=True,
+              help="Generate the puzzle even when an archive holds it (the generator's "
+                   "answer today; a published puzzle stays as it was frozen).")
 @click.pass_context
 def daily(ctx: click.Context, date_text: str | None, kind: str, size: str, hint: int | None,
-          solution: bool, as_json: bool, archive: str | None) -> None:
+          solution: bool, as_json: bool, archive: str | None, generate: bool) -> None:
     """The daily puzzle: one certainly winnable puzzle per date, kind and size.
 
     A date is a UTC calendar date; the default is today in UTC (the day changes at
     midnight UTC, not at your local midnight). Weekdays ramp: Monday and Tuesday easy,
     Wednesday and Thursday medium, Friday and Saturday hard, Sunday expert. The same date
-    gives the same puzzle on every machine.
+    gives the same puzzle on every machine. A date of the published archive
+    (puzzles/archive/, December 2026) is read from it, as frozen; any other date is
+    generated (seconds to minutes).
 
     \b
     Examples:
@@ -107,7 +117,9 @@ def daily(ctx: click.Context, date_text: str | None, kind: str, size: str, hint:
     if ctx.invoked_subcommand is not None:
         return
     date = _date(date_text)
-    rec = _record(date, kind, size, archive)
+    if archive is not None and generate:
+        raise CliError("give --archive DIR (read the published puzzle) or --generate, not both")
+    rec = _record(date, kind, size, archive, generate)
     if as_json:
         click.echo(dumps(rec))
         return

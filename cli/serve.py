@@ -18,7 +18,8 @@ from cli.options import PORT
               help="Port to listen on (0: any free port, printed at start).")
 @click.option("--archive", "archive", default=None, metavar="DIR",
               help="Serve the daily puzzles frozen in DIR (written by 'ascent daily build') "
-                   "instead of making them on demand.")
+                   "instead of making them on demand. [default: the published archive, "
+                   "puzzles/archive/, for its dates; others are made on demand]")
 @click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]),
               default="info", show_default=True, help="uvicorn's log level.")
 @click.option("--check", is_flag=True,

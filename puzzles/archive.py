@@ -27,6 +27,12 @@ from puzzles.dates import KINDS, SIZES
 _NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(deal|position)-(full|mini)\.json$")
 
 
+#: The archive published with the project (``puzzles/archive/``: December 2026, every kind
+#: and size). ``ascent daily`` and ``ascent serve`` read a date's puzzle from it when it is
+#: there, so a published puzzle is shown as it was frozen, whatever the generator does now.
+PUBLISHED = Path(__file__).resolve().parent / "archive"
+
+
 class ArchiveError(RuntimeError):
     """The archive directory cannot be used (missing, not a directory, not writable)."""
 

@@ -139,8 +139,8 @@ def test_same_puzzle_for_any_hash_seed():
     for seed in ("0", "4242"):
         env = dict(os.environ, PYTHONHASHSEED=seed)
         r = subprocess.run([sys.executable, "-m", "cli.main", "daily", "--date", "2026-12-03",
-                            "--size", "mini", "--json"], capture_output=True, text=True,
-                           env=env, cwd=ROOT, check=True)
+                            "--size", "mini", "--json", "--generate"], capture_output=True,
+                           text=True, env=env, cwd=ROOT, check=True)
         outs.append(r.stdout)
     assert outs[0] == outs[1]
     rec = json.loads(outs[0])
@@ -253,3 +253,20 @@ def test_committed_week_of_every_kind_and_size_is_rebuilt_from_its_candidates(tm
         for size in ("full", "mini"):
             grades = [recs[d.isoformat(), kind, size]["grade"] for d in days]
             assert grades == ["easy", "easy", "medium", "medium", "hard", "hard", "expert"]
+
+
+def test_daily_shows_the_published_puzzle_and_generates_on_request():
+    """``ascent daily`` reads a date of the published archive as frozen (2026-12-09
+    deal/mini: today's solver finds another line of the same par, which --generate shows);
+    --archive with --generate is refused."""
+    from puzzles.archive import PUBLISHED
+
+    text = path_for(PUBLISHED, dt.date(2026, 12, 9), "deal", "mini").read_text()
+    shown = run("daily", "--date", "2026-12-09", "--size", "mini", "--json")
+    assert shown.exit_code == 0 and json.loads(shown.output) == json.loads(text)
+    made = run("daily", "--date", "2026-12-09", "--size", "mini", "--json", "--generate")
+    assert made.exit_code == 0
+    fresh = json.loads(made.output)
+    assert fresh["par"] == json.loads(text)["par"] and fresh["deal"] == json.loads(text)["deal"]
+    r = CliRunner().invoke(main, ["daily", "--archive", str(PUBLISHED), "--generate"])
+    assert r.exit_code == 2 and "not both" in r.output

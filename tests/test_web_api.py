@@ -380,3 +380,17 @@ def test_daily_puzzle_from_the_archive_to_par(daily_archive):
         assert state["outcome"] == "win"
         assert state["cards_out"] == record["par"]
         assert state["message"].endswith(f"exactly par ({record['par']}).")
+
+
+def test_a_published_puzzle_is_served_as_frozen_without_an_archive_option():
+    """Without --archive the page serves a date of the published archive from it (a
+    position/full puzzle would take minutes to make), never a newly generated record."""
+    import datetime as dt
+
+    from puzzles.archive import PUBLISHED, find
+
+    record = find(PUBLISHED, dt.date(2026, 12, 29), "position", "full")
+    assert record is not None
+    with TestClient(create_app()) as c:
+        public = c.get("/api/daily/2026-12-29?kind=position&size=full").json()
+        assert public == {k: v for k, v in record.items() if k not in ("solution", "key_moves")}

@@ -112,7 +112,8 @@ def parse_date(text: str) -> dt.date:
 def create_app(archive: str | Path | None = None,
                solver: Callable | None = None, max_games: int = 500) -> Starlette:
     """The Starlette app. ``archive``: a folder written by ``ascent daily build`` to serve
-    puzzles from (else they are made on demand by :mod:`puzzles.daily`); ``solver``: the
+    puzzles from (else they come from the published archive :data:`puzzles.archive.PUBLISHED`
+    when it holds the date, and are made on demand by :mod:`puzzles.daily` otherwise); ``solver``: the
     hint/solution solver ``(game, seconds) -> moves | None`` (default
     :func:`web.games.default_solver`)."""
     store = GameStore(max_games)
@@ -146,6 +147,13 @@ def create_app(archive: str | Path | None = None,
             if rec is None:
                 raise NotFound(f"no {kind} {size} puzzle for {date} in the archive")
             return rec
+        if arch.PUBLISHED.is_dir():  # a published puzzle is served as it was frozen
+            try:
+                rec = arch.find(arch.PUBLISHED, date, kind, size)
+            except arch.ArchiveError as exc:
+                raise Conflict(str(exc)) from None
+            if rec is not None:
+                return rec
         key = (date.isoformat(), kind, size)
         with cache_guard:
             lock = cache_locks.setdefault(key, threading.Lock())
