@@ -78,22 +78,24 @@ def table(runs: list[dict[str, Any]]) -> str:
                 + " |")
     curve = curve_points(runs)
     if curve:
-        lines += ["", "| N (worlds per move) | players | games | won | win | 95% interval | s/game |",
-                  "|---:|---:|---:|---:|---:|---|---:|"]
-        for n, ln in curve:
-            lines.append(f"| {n} | {ln['players']} | {ln['games']} | {ln['won']} | {_pct(ln['win'])} | "
-                         f"{_iv(ln['interval'])} | {ln['seconds_per_game']:.2f} |")
+        lines += ["", "| N (worlds per move) | K, H | players | games | won | win | 95% interval | s/game |",
+                  "|---:|---|---:|---:|---:|---:|---|---:|"]
+        for kh, n, ln in curve:
+            lines.append(f"| {n} | {kh} | {ln['players']} | {ln['games']} | {ln['won']} | "
+                         f"{_pct(ln['win'])} | {_iv(ln['interval'])} | {ln['seconds_per_game']:.2f} |")
     return "\n".join(lines) + "\n"
 
 
-def curve_points(runs: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
-    """(N, solo line) of every sampling run that plays one player count only, by N."""
+def curve_points(runs: list[dict[str, Any]]) -> list[tuple[str, int, dict[str, Any]]]:
+    """``(K and H, N, line)`` of every sampling run that plays one player count only, by K
+    and H (candidates and horizon: one curve each), then N."""
     pts = []
     for run in runs:
         lines = [ln for ln in run["players"] if ln["players"] != "all"]
         if run["bot"] == "sampling" and len(lines) == 1 and standard(run):
-            pts.append((run["params"]["worlds"], lines[0]))
-    return sorted(pts, key=lambda t: t[0])
+            p = run["params"]
+            pts.append((f"K={p.get('candidates')}, H={p.get('horizon')}", p["worlds"], lines[0]))
+    return sorted(pts, key=lambda t: (t[0], t[1]))
 
 
 def plot(runs: list[dict[str, Any]], path: Path) -> None:
@@ -137,18 +139,25 @@ def plot(runs: list[dict[str, Any]], path: Path) -> None:
     ax.legend(fontsize=7, loc="best", framealpha=0.8)
     curve = curve_points(runs)
     if curve:
-        ns = [n for n, _ in curve]
-        ys = [100 * ln["win"] for _, ln in curve]
-        err = [[100 * (ln["win"] - ln["interval"][0]) for _, ln in curve],
-               [100 * (ln["interval"][1] - ln["win"]) for _, ln in curve]]
-        ax2.errorbar(ns, ys, yerr=err, marker="o", capsize=3)
+        groups: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+        for kh, n, ln in curve:
+            groups.setdefault(kh, []).append((n, ln))
+        for i, (kh, pts) in enumerate(groups.items()):
+            ns = [n * (1 + 0.04 * i) for n, _ in pts]
+            ys = [100 * ln["win"] for _, ln in pts]
+            err = [[100 * (ln["win"] - ln["interval"][0]) for _, ln in pts],
+                   [100 * (ln["interval"][1] - ln["win"]) for _, ln in pts]]
+            ax2.errorbar(ns, ys, yerr=err, marker="o", capsize=3,
+                         label=f"{kh}, {pts[0][1]['games']} deals")
+        ticks = sorted({n for _, n, _ in curve})
         ax2.set_xscale("log", base=2)
-        ax2.set_xticks(ns)
-        ax2.set_xticklabels([str(n) for n in ns])
+        ax2.set_xticks(ticks)
+        ax2.set_xticklabels([str(n) for n in ticks])
         ax2.set_xlabel("worlds sampled per move (N)")
         ax2.set_ylabel("games won (%)")
         ax2.set_ylim(0, 105)
-        ax2.set_title(f"sampling bot against N ({curve[0][1]['players']} player)")
+        ax2.legend(fontsize=7, loc="best", framealpha=0.8)
+        ax2.set_title(f"sampling bot against N ({curve[0][2]['players']} player)")
     else:
         ax2.axis("off")
     fig.tight_layout()
