@@ -98,6 +98,13 @@ def curve_points(runs: list[dict[str, Any]]) -> list[tuple[str, int, dict[str, A
     return sorted(pts, key=lambda t: (t[0], t[1]))
 
 
+def _err(shares: list[float], intervals: list[list[float]]) -> list[list[float]]:
+    """Error bars in points below and above each share (never negative: an interval end
+    rounded a hair inside its share, as at 100 %, is a bar of 0)."""
+    return [[max(0.0, 100 * (w - iv[0])) for w, iv in zip(shares, intervals)],
+            [max(0.0, 100 * (iv[1] - w)) for w, iv in zip(shares, intervals)]]
+
+
 def plot(runs: list[dict[str, Any]], path: Path) -> None:
     """The figure of the module docstring, written whole to ``path`` (PNG)."""
     import matplotlib
@@ -116,8 +123,7 @@ def plot(runs: list[dict[str, Any]], path: Path) -> None:
         off = offsets.setdefault(name, (len(offsets) - 1) * 0.08)
         xs = [int(ln["players"]) + off for ln in lines]
         ys = [100 * ln["win"] for ln in lines]
-        err = [[100 * (ln["win"] - ln["interval"][0]) for ln in lines],
-               [100 * (ln["interval"][1] - ln["win"]) for ln in lines]]
+        err = _err([ln["win"] for ln in lines], [ln["interval"] for ln in lines])
         if run["bot"] == "cheat":
             tl = (run.get("params") or {}).get("time_limit")
             ax.errorbar(xs, ys, yerr=err, marker="D", capsize=3, color="grey",
@@ -126,8 +132,7 @@ def plot(runs: list[dict[str, Any]], path: Path) -> None:
         ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=f"{name} (silent)")
         if not shown_open and all("open_win" in ln for ln in lines):
             ys = [100 * ln["open_win"] for ln in lines]
-            err = [[100 * (ln["open_win"] - ln["open_interval"][0]) for ln in lines],
-                   [100 * (ln["open_interval"][1] - ln["open_win"]) for ln in lines]]
+            err = _err([ln["open_win"] for ln in lines], [ln["open_interval"] for ln in lines])
             ax.errorbar([int(ln["players"]) - 0.1 for ln in lines], ys, yerr=err, marker="s",
                         capsize=3, color="black", label=f"open-hand solver{_limit(run)} (same deals as {name})")
             shown_open = True
@@ -145,8 +150,7 @@ def plot(runs: list[dict[str, Any]], path: Path) -> None:
         for i, (kh, pts) in enumerate(groups.items()):
             ns = [n * (1 + 0.04 * i) for n, _ in pts]
             ys = [100 * ln["win"] for _, ln in pts]
-            err = [[100 * (ln["win"] - ln["interval"][0]) for _, ln in pts],
-                   [100 * (ln["interval"][1] - ln["win"]) for _, ln in pts]]
+            err = _err([ln["win"] for _, ln in pts], [ln["interval"] for _, ln in pts])
             ax2.errorbar(ns, ys, yerr=err, marker="o", capsize=3,
                          label=f"{kh}, {pts[0][1]['games']} deals")
         ticks = sorted({n for _, n, _ in curve})
