@@ -12,7 +12,7 @@ from rich.text import Text
 from cli.common import EXIT_INTERRUPTED, CliError, console, render_game
 from model.cards import parse_cards
 from model.records import dumps, position_from_data
-from puzzles.archive import ArchiveError, find
+from puzzles.archive import ArchiveError, check_dir, find
 from puzzles.dates import KINDS, SIZES, DateError, parse_date, today_utc
 
 
@@ -30,7 +30,12 @@ def _record(date: _dt.date, kind: str, size: str, archive: str | None,
     from puzzles.archive import PUBLISHED
     from puzzles.daily import GenerationError, puzzle_for
 
-    if archive is None and not generate and PUBLISHED.is_dir():
+    if archive is not None:
+        try:
+            check_dir(archive, writable=False)
+        except ArchiveError as exc:
+            raise CliError(f"--archive {exc}") from None
+    elif not generate and PUBLISHED.is_dir():
         archive = str(PUBLISHED)
     if archive is not None and not generate:
         try:
@@ -87,9 +92,9 @@ def _print_puzzle(rec: dict) -> None:
               help="Print the puzzle record (deal or position, rules, goal, par, grade, "
                    "features, key moves, solution as a game record, generator).")
 @click.option("--archive", metavar="DIR",
-              help="Read the puzzle from this archive when it is there (published puzzles "
-                   "are frozen); else it is generated. [default: the published archive, "
-                   "puzzles/archive/]")
+              help="Read the puzzle from this archive (a folder) when it is there, instead "
+                   "of the published one; else it is generated. [default: the published "
+                   "archive, puzzles/archive/]")
 @click.option("--generate", is_flag=True,
               help="Generate the puzzle even when an archive holds it (the generator's "
                    "answer today; a published puzzle stays as it was frozen).")

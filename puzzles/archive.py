@@ -120,16 +120,31 @@ def load_archive(root: str | Path) -> dict[tuple[str, str, str], dict[str, Any]]
 
 
 def find(root: str | Path, date: _dt.date, kind: str, size: str) -> dict[str, Any] | None:
-    """The archived record of ``date``/``kind``/``size``, or ``None`` if it is not there."""
+    """The archived record of ``date``/``kind``/``size``, or ``None`` if it is not there.
+
+    The record is checked before it is given out (the quick checks of
+    :func:`puzzles.check.check_record`: name, derivation of the date, deal or position,
+    solution replayed to a win spending par, grade): :class:`ArchiveError` for a file that
+    cannot be read or does not pass, its message naming the file relative to ``root``."""
+    from puzzles.check import check_record
+
     p = path_for(root, date, kind, size)
-    return _read(p) if p.is_file() else None
+    if not p.is_file():
+        return None
+    rec = _read(p, root)
+    problems = check_record(rec, date, kind, size, quick=True)
+    if problems:
+        raise ArchiveError(f"{p.relative_to(root)}: not a valid puzzle record ({problems[0]}"
+                           + (f"; {len(problems) - 1} more problems)" if len(problems) > 1 else ")"))
+    return rec
 
 
-def _read(p: Path) -> dict[str, Any]:
+def _read(p: Path, root: str | Path | None = None) -> dict[str, Any]:
+    name = p.relative_to(root) if root is not None else p
     try:
         return json.loads(p.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ArchiveError(f"{p}: unreadable puzzle file ({exc.__class__.__name__})") from None
+        raise ArchiveError(f"{name}: unreadable puzzle file ({exc.__class__.__name__})") from None
 
 
 __all__ = ["ArchiveError", "KINDS", "SIZES", "dumps_record", "find", "load_archive",

@@ -9,8 +9,10 @@ Checks of every file:
 * the name, the date, kind and size inside agree; the JSON reads;
 * the generator version is known, and the candidate it names is the one its date's
   derivation gives (:func:`puzzles.dates.candidate`); the rules are the size's rules;
-* a deal puzzle's decks are that candidate's deal; a position puzzle's position is what the
-  solution's first ``start_move`` moves reach from that candidate's deal;
+* a deal puzzle's decks are that candidate's deal and its solution a game record of the
+  whole deal from its first move (``start_move`` 0, nothing else in it); a position
+  puzzle's position is what the solution's first ``start_move`` moves reach from that
+  candidate's deal;
 * the solution replays through :mod:`model` to a win, with exactly ``par`` cards out of the
   game from the puzzle's start (the solution is a par line), and ``par``,
   ``goal.max_out`` and ``features.par`` agree;
@@ -78,6 +80,9 @@ def check_record(rec: Any, date: _dt.date, kind: str, size: str, quick: bool = F
         if kind == "deal":
             if (rec.get("deal") or {}).get("decks") != deal.deck_texts():
                 problems.append("the deal's cards are not the date's deal")
+            if rec.get("solution") != Plan(deal, plan.moves, {"start_move": 0}).to_json():
+                problems.append("the solution is not a game record of the whole deal from "
+                                "its first move (start_move 0)")
         else:
             before = plan.replay(start)
             shown = position_from_data(rec.get("position"))
@@ -102,7 +107,7 @@ def check_record(rec: Any, date: _dt.date, kind: str, size: str, quick: bool = F
         for km in rec.get("key_moves") or []:
             if not isinstance(km, dict) or km.get("move") not in later:
                 problems.append(f"key move {km!r} is not in the solution")
-    except (AscentError, KeyError, TypeError, ValueError) as exc:
+    except (AscentError, AttributeError, KeyError, TypeError, ValueError) as exc:
         return problems + [f"unreadable record: {exc}"]
     try:
         thresholds = {(kind, size): tuple(gen.get("thresholds"))}

@@ -90,9 +90,9 @@ RULES = {"full": FULL_RULES, "mini": MINI_RULES}
 
 #: Deterministic node limits of the solver per (kind, size). ``("position", "full")`` was
 #: raised from 3,000 to 20,000 (and ``MAX_STATES["full"]`` from 5,000 to 30,000) when that
-#: kind was calibrated, before any position/full puzzle was published: at 3,000 nodes and
-#: 5,000 states 1 candidate in 25 met the criteria, at these limits 3 in 25 (on the
-#: calibration stream), so a date finds its puzzle in about half the time.
+#: kind was calibrated, before any position/full puzzle was published: on the first 25
+#: candidates of the calibration stream 1 met the criteria at 3,000 nodes and 5,000 states,
+#: 3 at these limits (over the whole calibration 102 of 984, about 1 in 10).
 NODE_LIMITS = {
     ("deal", "mini"): 40_000,
     ("position", "full"): 20_000,
@@ -220,7 +220,8 @@ def deal_hints(deal: Deal, par_moves: list[Move]) -> list[dict[str, Any]]:
     """The ``key_moves`` of a deal puzzle: the first :data:`MAX_DEAL_HINTS` moves of the par
     line ``par_moves`` (played from ``deal``) where the greedy player would play something
     else, each ``{"move": move JSON, "text": notation}``. Raises
-    :class:`~model.errors.IllegalMoveError` for a line that does not replay."""
+    :class:`~model.errors.IllegalMoveError` for an illegal move among those it plays (it
+    stops at the last hint: the rest of the line is not checked here)."""
     g = Game(deal)
     hints = []
     for m in par_moves:

@@ -138,6 +138,8 @@ def connect(db_path: str | os.PathLike, create: bool = True) -> sqlite3.Connecti
     Raises :class:`RunnerError` if the file is not an SQLite database, cannot be created or
     opened, or cannot be written. Never truncates an existing file.
     """
+    if str(db_path) in ("", ":memory:"):  # SQLite's names for a database of no file
+        raise RunnerError(f"{str(db_path)!r}: the results database must be a file")
     path = Path(db_path)
     if path.is_dir():
         raise RunnerError(f"{path}: is a folder, not a database file")

@@ -270,3 +270,52 @@ def test_daily_shows_the_published_puzzle_and_generates_on_request():
     assert fresh["par"] == json.loads(text)["par"] and fresh["deal"] == json.loads(text)["deal"]
     r = CliRunner().invoke(main, ["daily", "--archive", str(PUBLISHED), "--generate"])
     assert r.exit_code == 2 and "not both" in r.output
+
+
+def test_a_deal_solution_that_starts_late_is_refused(week, tmp_path):
+    """A deal puzzle's solution is a record of the whole deal: a line that spends far more
+    than par and marks the puzzle as starting after the wasteful moves is caught by the
+    quick check (and the full check)."""
+    import shutil
+
+    bad = tmp_path / "bad4"
+    shutil.copytree(week, bad)
+    f = sorted(bad.rglob("*.json"))[0]
+    rec = json.loads(f.read_text())
+    plan = Plan.from_json(rec["solution"])
+    rec["solution"] = Plan(plan.deal, plan.moves, {"start_move": 2}).to_json()
+    spent = len(plan.replay().game.out) - len(plan.replay(2).game.out)
+    rec["par"] = rec["features"]["par"] = rec["goal"]["max_out"] = spent
+    f.write_text(dumps_record(rec))
+    for quick in (True, False):
+        problems = check_archive(bad, quick=quick)[1]
+        assert any("start_move 0" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("content", ["[]", "{}", '{"date": "2026-12-07"}', "not json"])
+def test_a_broken_archive_file_is_one_line_for_daily_and_serve(week, tmp_path, content):
+    """A file of the archive that is not a valid puzzle record (valid JSON or not) is a
+    one-line error for ascent daily (exit 2) and a 409 for the web API, naming the file
+    relative to the archive; a missing --archive folder is refused too."""
+    import shutil
+    import warnings
+
+    from web.app import create_app
+
+    with warnings.catch_warnings():  # starlette's note on httpx, as in tests/test_web_api.py
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    bad = tmp_path / "broken"
+    shutil.copytree(week, bad)
+    path_for(bad, dt.date(2026, 12, 7), "deal", "mini").write_text(content)
+    r = CliRunner().invoke(main, ["daily", "--date", "2026-12-07", "--size", "mini",
+                                  "--archive", str(bad)])
+    assert r.exit_code == 2, r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ascent: error: ") and "2026/12/" in lines[0]
+    with TestClient(create_app(archive=bad)) as c:
+        res = c.get("/api/daily/2026-12-07?kind=deal&size=mini")
+        assert res.status_code == 409 and str(tmp_path) not in res.text
+    r = CliRunner().invoke(main, ["daily", "--archive", str(tmp_path / "nowhere")])
+    assert r.exit_code == 2 and "no such directory" in r.output

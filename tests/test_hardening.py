@@ -479,11 +479,15 @@ def test_ctrl_c_stops_cpsat_and_keeps_an_honest_answer():
 
     from solver.cpsat import solve_cpsat
 
+    # Python's own Ctrl-C handler, as `ascent` installs it (cli.signals): a test run started
+    # in the background (`pytest &`) inherits SIGINT ignored, and then no Ctrl-C arrives
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(1.5, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
     try:  # CP-SAT alone finds no win on a full deal in seconds: it is stopped mid-search
         res = solve_cpsat(Deal.from_seed(1), "none", time_limit=120, hint=None)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, old)
     assert res.stats.get("interrupted") is True
     assert res.verdict in ("unknown", "win") and res.stats["seconds"] < 120

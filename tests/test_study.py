@@ -195,6 +195,13 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path, args: list[str], needle: s
     assert not (tmp_path / "x.db").exists()
 
 
+def test_a_database_of_no_file_is_refused() -> None:
+    for cmd in (["study", "run", "--players", "1", "--deals", "1"],
+                ["simulate", "--bot", "greedy", "--players", "1", "--deals", "1"]):
+        r = run(*cmd, "--rules", "preset=tiny", "--workers", "1", "--db", ":memory:")
+        assert r.exit_code == 2 and "must be a file" in r.stderr, r.stderr
+
+
 def test_bad_databases_are_refused_untouched(tmp_path: Path) -> None:
     notes = tmp_path / "notes.db"
     notes.write_text("not a database\n")
