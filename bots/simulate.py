@@ -18,7 +18,7 @@ and the game record (JSON, replayable by ``ascent replay``). Rows live in an SQL
 * ``open_won``, ``open_unknown``, ``open_win`` with its interval (unknowns counted both ways);
 * ``price``: the price of silence, open-hand win share − bot win share, paired deal by deal
   (mean of ``open_won_i − bot_won_i``, an unknown open-hand verdict counted as not won), with a
-  95 % normal interval of the paired mean ``price_interval``; ``silent_share``: bot wins over
+  95 % normal interval of the paired mean ``price_interval`` (cut to [-1, 1]); ``silent_share``: bot wins over
   open-hand wins (the goal is at least one half); ``price_if_unknown_won`` and
   ``silent_share_if_unknown_won``: the same with every unknown open-hand verdict counted as a
   win (the other end of the unknowns).
@@ -197,7 +197,9 @@ def report(rows: Sequence[dict[str, Any]], players: Sequence[int]) -> list[dict[
             line.update({
                 "open_games": m, "open_won": o_won, "open_unknown": o_unknown,
                 "open_win": o_won / m, "open_interval": list(wilson_unknown(o_won, o_unknown, m)),
-                "price": mean, "price_interval": [mean - half, mean + half],
+                "price": mean,
+                # a difference of two shares lies in [-1, 1]: the normal interval is cut there
+                "price_interval": [max(-1.0, mean - half), min(1.0, mean + half)],
                 "silent_share": bot_won_paired / o_won if o_won else None,
                 # the same with every unknown open-hand verdict counted as a win (the solver
                 # ran out of time; on this machine unloaded it wins every deal of the corpus)

@@ -74,8 +74,11 @@ def _print_puzzle(rec: dict) -> None:
             out.print(line)
     par = "proven" if rec["par_proven"] else "best found, not proven"
     out.print(Text(f"Goal: {rec['goal']['text']}", style="bold"))
-    out.print(f"Par: {rec['par']} cards out of the game ({par}). "
-              f"Hints: {len(rec['key_moves'])} (--hint N).")
+    keys = len(rec["key_moves"])
+    hints = (f"Hints: {keys} (--hint N)." if keys else
+             "Hints: none (no move is shared by every winning line; --solution shows one).")
+    out.print(f"Par: {rec['par']} {'card' if rec['par'] == 1 else 'cards'} out of the game "
+              f"({par}). {hints}")
 
 
 @click.group(invoke_without_command=True)
@@ -258,5 +261,9 @@ def check(directory: str, quick: bool, first: str | None, last: str | None) -> N
         click.echo(p)
     if problems:
         click.echo(f"{n} files checked: {len(problems)} problems", err=True)
+        sys.exit(1)
+    if n == 0:  # an empty or wrong folder is not a good archive
+        click.echo(f"no puzzle files (YYYY/MM/YYYY-MM-DD-<kind>-<size>.json) under "
+                   f"{directory}", err=True)
         sys.exit(1)
     click.echo(f"{n} files checked: all good")

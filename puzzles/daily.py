@@ -134,6 +134,18 @@ class GenerationError(RuntimeError):
     """No candidate of the date met the criteria within :data:`MAX_CANDIDATES`."""
 
 
+def _solve(*args: Any, **kwargs: Any):
+    """:func:`solver.solve`, but a Ctrl-C or SIGTERM that stopped the search is passed on
+    (:class:`KeyboardInterrupt`) instead of coming back as an ``unknown`` verdict, which
+    would only reject the candidate and go on to the next one."""
+    from solver import solve
+
+    res = solve(*args, **kwargs)
+    if res.stats.get("interrupted"):
+        raise KeyboardInterrupt
+    return res
+
+
 def check_kind_size(kind: str, size: str) -> None:
     """Raise ``ValueError`` for an unknown kind or size (the CLI turns it into exit 2)."""
     if kind not in KINDS:
@@ -152,7 +164,6 @@ def evaluate_deal(cand: dict[str, int], size: str) -> dict[str, Any] | None:
     """Measure deal candidate ``cand`` (``{"seed", "players"}``): the partial record
     (rules, deal, goal, par, features, key moves, solution) or ``None`` if it fails the
     criteria."""
-    from solver import solve
     from solver.dfs import heuristic_win
 
     rules = RULES[size]
@@ -171,7 +182,7 @@ def evaluate_deal(cand: dict[str, int], size: str) -> dict[str, Any] | None:
         if best is None or waste < best[0]:
             best = (waste, mv)
     if size == "mini":  # par proven by the exhaustive search (within the node limit)
-        res = solve(deal, objective="waste", node_limit=NODE_LIMITS["deal", size],
+        res = _solve(deal, objective="waste", node_limit=NODE_LIMITS["deal", size],
                     beam_schedule=PAR_BEAMS[size])
         if res.verdict != "win" or res.plan is None or not res.optimal:
             return None
@@ -244,12 +255,10 @@ def empty_slots(game: Game) -> int:
 def losing_cheap_move(game: Game, limit: int) -> Move | None:
     """The first of the cheapest moves (:func:`puzzles.playouts.greedy_choices`, at most
     :data:`MAX_TEMPTING`, engine's order) after which the solver proves a loss, or ``None``."""
-    from solver import solve
-
     for m in greedy_choices(game)[:MAX_TEMPTING]:
         after = game.copy()
         after.push(m)
-        if not after.is_won() and solve(after, node_limit=limit).verdict == "loss":
+        if not after.is_won() and _solve(after, node_limit=limit).verdict == "loss":
             return m
     return None
 
@@ -267,7 +276,6 @@ def cut_position(cand: dict[str, int], size: str) -> tuple[Deal, list[Move], Mov
     back from the end). It needs at least ``CUT_EMPTY[size][0]`` empty slots, and one of
     its cheapest moves must lose: the player's move there if it was one, else the first
     losing one of :func:`losing_cheap_move` (the tempting move)."""
-    from solver import solve
     from solver.dfs import heuristic_win
 
     rules = RULES[size]
@@ -299,7 +307,7 @@ def cut_position(cand: dict[str, int], size: str) -> tuple[Deal, list[Move], Mov
     while True:  # back from the end: the last position still won
         g.pop()
         i -= 1
-        v = "win" if i == takeover else solve(g.copy(), node_limit=limit).verdict
+        v = "win" if i == takeover else _solve(g.copy(), node_limit=limit).verdict
         if v == "unknown":
             return rejected("solver limit")
         if v == "win":

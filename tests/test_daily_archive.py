@@ -319,3 +319,24 @@ def test_a_broken_archive_file_is_one_line_for_daily_and_serve(week, tmp_path, c
         assert res.status_code == 409 and str(tmp_path) not in res.text
     r = CliRunner().invoke(main, ["daily", "--archive", str(tmp_path / "nowhere")])
     assert r.exit_code == 2 and "no such directory" in r.output
+
+
+def test_sigterm_stops_a_puzzle_being_made():
+    """SIGTERM (like Ctrl-C) stops `ascent daily` while it makes a puzzle: exit 130, one line
+    (the solver's stopped search is not taken for a rejected candidate)."""
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "cli.entry", "daily", "--date", "2026-12-20",
+                             "--kind", "position", "--size", "full", "--generate"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4.0)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip() == "ascent: error: interrupted" and out == ""
+
+
+def test_check_of_a_folder_without_puzzles_is_not_all_good(tmp_path):
+    r = run("daily", "check", str(tmp_path), "--quick")
+    assert r.exit_code == 1 and "no puzzle files" in r.output

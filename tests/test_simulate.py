@@ -69,6 +69,9 @@ def test_report_pairs_deal_by_deal() -> None:
     assert ln["price"] == 0.25 and ln["silent_share"] == 0.5
     assert ln["slots_at_loss"] == 5 and ln["out_at_win"] == 5 and ln["seconds_per_game"] == 1.5
     assert ln["price_interval"][0] < 0.25 < ln["price_interval"][1]
+    # two deals, one lost silently: the normal interval would pass +100 points; it is cut
+    (ln,) = report(rows[:2], [1])
+    assert ln["price"] == 0.5 and -1.0 <= ln["price_interval"][0] and ln["price_interval"][1] == 1.0
 
 
 def test_a_bad_records_folder_is_refused_before_any_game(tmp_path: Path) -> None:
