@@ -72,7 +72,10 @@ class Session:
         ``time_limit`` seconds and ``node_limit`` nodes (``None``: no limit), reusing the
         table. The answer is that of :func:`solver.solve` from ``position`` (its
         ``stats`` count this position's work only; ``table_entries`` the shared table).
-        ``furthest``: this solve's furthest-line mode (default: the session's)."""
+        ``furthest``: this solve's furthest-line mode (default: the session's). Raises
+        :class:`KeyboardInterrupt` when Ctrl-C or SIGTERM stopped the search: a session
+        serves many positions, and its caller must stop rather than take the stopped
+        position for an ``unknown`` and go on to the next."""
         game = Game(position) if isinstance(position, Deal) else position
         search = self.search
         try:
@@ -85,4 +88,7 @@ class Session:
         mode = self.furthest if furthest is None else furthest
         if mode not in FURTHEST_MODES:
             raise ValueError(f"unknown furthest mode {mode!r}; valid: {', '.join(FURTHEST_MODES)}")
-        return search.run(self.beam_schedule, mode)
+        res = search.run(self.beam_schedule, mode)
+        if res.stats.get("interrupted"):
+            raise KeyboardInterrupt
+        return res

@@ -200,3 +200,40 @@ def test_benchmark_script_runs_and_keeps_results(tmp_path) -> None:
     assert rows and rows[0]["after_verdict"] == "loss"
     assert "hand_size=2 ladder" in (out / "analysis.md").read_text()
     assert bench(args) == 2  # never over existing results
+
+
+def test_sigterm_stops_a_game_analysis(tmp_path):
+    """SIGTERM (like Ctrl-C) stops `ascent analyse` mid-game: exit 130 and one line, not
+    the stopped position taken for an unknown and the next one analysed (it ran on for
+    half a minute)."""
+    import json
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from model.deal import Deal
+    from model.game import Game
+    from model.records import Plan
+
+    deal, rng = Deal.from_seed(1000, 1), random.Random(1)
+    game = Game(deal)
+    while not game.is_over():  # a lost random game: its analysis needs full-limit solves
+        moves = game.legal_moves()
+        places = [m for m in moves if m.kind != "discard"]
+        game.push(rng.choice(places if places and rng.random() < 0.8 else moves))
+    rec = tmp_path / "lost.json"
+    rec.write_text(json.dumps(Plan(deal, list(game.move_stack), {}).to_json()))
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen([sys.executable, "-m", "cli.entry", "analyse", str(rec),
+                             "--time-per-move", "10"], cwd=root, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    time.sleep(4.0)
+    t = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip() == "ascent: error: interrupted"
+    assert time.monotonic() - t < 5
