@@ -136,14 +136,11 @@ class GenerationError(RuntimeError):
 
 def _solve(*args: Any, **kwargs: Any):
     """:func:`solver.solve`, but a Ctrl-C or SIGTERM that stopped the search is passed on
-    (:class:`KeyboardInterrupt`) instead of coming back as an ``unknown`` verdict, which
-    would only reject the candidate and go on to the next one."""
+    (:meth:`~solver.result.SolveResult.passed_on`) instead of coming back as an ``unknown``
+    verdict, which would only reject the candidate and go on to the next one."""
     from solver import solve
 
-    res = solve(*args, **kwargs)
-    if res.stats.get("interrupted"):
-        raise KeyboardInterrupt
-    return res
+    return solve(*args, **kwargs).passed_on()
 
 
 def check_kind_size(kind: str, size: str) -> None:

@@ -70,6 +70,15 @@ class SolveResult:
     start: Game | None = None
     continuation: list[Move] = field(default_factory=list)
 
+    def passed_on(self) -> "SolveResult":
+        """``self``, or :class:`KeyboardInterrupt` when Ctrl-C or SIGTERM stopped the search
+        (``stats["interrupted"]``). For callers that solve many positions in a row (game
+        analysis, puzzle generation): they must stop, not take the stopped one for an
+        ``unknown`` and go on to the next."""
+        if self.stats.get("interrupted"):
+            raise KeyboardInterrupt
+        return self
+
     def record(self) -> Plan:
         """The whole game record of the answer: the winning plan, or else the start's
         history followed by the furthest line (with an extra key ``verdict``)."""

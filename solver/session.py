@@ -88,7 +88,4 @@ class Session:
         mode = self.furthest if furthest is None else furthest
         if mode not in FURTHEST_MODES:
             raise ValueError(f"unknown furthest mode {mode!r}; valid: {', '.join(FURTHEST_MODES)}")
-        res = search.run(self.beam_schedule, mode)
-        if res.stats.get("interrupted"):
-            raise KeyboardInterrupt
-        return res
+        return search.run(self.beam_schedule, mode).passed_on()
