@@ -161,12 +161,9 @@ def solve_portfolio(deal: Deal, objective: str = "none", time_limit: float | Non
             _collect(conns, results, status, time.monotonic() + 3.0, t0, True, stopping=True)
     finally:
         signal.signal(signal.SIGTERM, old_term)
-        for name, p in procs.items():
-            if p.is_alive():
-                p.terminate()
-                status.setdefault(name, {"verdict": None, "status": "stopped by the portfolio",
-                                         "seconds": round(time.monotonic() - t0, 3)})
-            p.join(timeout=5)
+        _stop_workers(procs, status, t0)
+        for conn in conns:
+            conn.close()
     proven = [n for n in status if status[n].get("status") == "proved"]
     winner = min(proven, key=lambda n: status[n]["seconds"]) if proven else None
     if winner is not None:
@@ -177,6 +174,31 @@ def solve_portfolio(deal: Deal, objective: str = "none", time_limit: float | Non
                  "portfolio_seconds": round(time.monotonic() - t0, 3),
                  **({"interrupted": True} if interrupted else {})}
     return res
+
+
+#: Seconds a worker has to end after SIGTERM before it is killed (SIGKILL).
+KILL_AFTER_SECONDS = 2.0
+
+
+def _stop_workers(procs: dict[str, Any], status: dict[str, dict[str, Any]], t0: float) -> None:
+    """End every worker still running: SIGTERM, then SIGKILL after
+    :data:`KILL_AFTER_SECONDS`. A worker that was interrupted ignores further signals while
+    it sends its answer (see ``_run``), and a forked worker can hang on a lock another thread
+    of the parent held at the fork; neither may outlive the portfolio (a live daemon child
+    also blocks the interpreter's exit, which joins it)."""
+    alive = [(n, p) for n, p in procs.items() if p.is_alive()]
+    for name, p in alive:
+        p.terminate()
+        status.setdefault(name, {"verdict": None, "status": "stopped by the portfolio",
+                                 "seconds": round(time.monotonic() - t0, 3)})
+    end = time.monotonic() + KILL_AFTER_SECONDS
+    for _, p in alive:
+        p.join(timeout=max(0.0, end - time.monotonic()))
+    for _, p in alive:
+        if p.is_alive():
+            p.kill()
+    for p in procs.values():
+        p.join()
 
 
 def _collect(conns: dict[Any, str], results: dict[str, SolveResult],

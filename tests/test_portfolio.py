@@ -122,3 +122,29 @@ def test_sigterm_stops_every_worker_and_answers_honestly() -> None:
     assert not res.optimal and res.verdict in ("win", "unknown")
     if res.verdict == "win":  # the DFS's best win, when it arrived in time
         assert res.plan is not None and res.plan.replay().outcome == "win"
+
+
+def stuck_after_interrupt(deal: Deal, objective: str, **_: object) -> SolveResult:
+    try:
+        time.sleep(60)
+    except KeyboardInterrupt:
+        time.sleep(60)  # SIGINT and SIGTERM are ignored now (the worker's _first_interrupt)
+    return SolveResult("unknown", objective, deal, solver="stuck")
+
+
+def test_a_worker_that_hangs_after_the_interrupt_is_killed() -> None:
+    """The CI of stop 18 timed out: a worker that ignored SIGTERM outlived the portfolio, and
+    the interpreter's exit waited for it. The portfolio now kills what SIGTERM does not end."""
+    import multiprocessing
+    import os
+    import signal
+    import threading
+
+    deal = find_deal("win")
+    threading.Timer(1.5, lambda: os.kill(os.getpid(), signal.SIGTERM)).start()
+    t = time.monotonic()
+    res = solve_portfolio(deal, "none", solvers={"stuck": stuck_after_interrupt, "slow": slow_unknown})
+    assert time.monotonic() - t < 20
+    assert multiprocessing.active_children() == []
+    assert res.stats.get("interrupted") and res.verdict == "unknown"
+    assert res.stats["portfolio"]["stuck"]["status"] == "stopped by the portfolio"
