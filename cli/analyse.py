@@ -22,8 +22,9 @@ MARKS = {"win": "win", "loss": "loss", "unknown": "unknown"}
 @click.argument("record", metavar="RECORD")
 @click.option("--objective", type=click.Choice(OBJECTIVES), default="none", show_default=True,
               help="none: find where the game could no longer be won; waste: also the "
-                   "cards each move gave away against best play (slower: every position "
-                   "is solved to its optimum).")
+                   "cards each move gave away against best play; turns: the turns each "
+                   "move lost against best play (waste and turns are slower: every "
+                   "position is solved to its optimum).")
 @click.option("--time-per-move", type=SECONDS,
               default=10.0, show_default=True, metavar="S",
               help="Seconds for each position searched; when they run out, that position "
@@ -41,7 +42,7 @@ def analyse(record: str, objective: str, time_per_move: float, memory_limit: int
     It marks the losing move: the first move after which the game could no longer be won,
     with what the solver would have played instead and its winning line from there. With
     --objective waste, each move that spent more cards than best play would have says how
-    many it gave away. A record may end in a loss, a win, or mid-game. Where a search runs
+    many it gave away (--objective turns: how many turns it lost). A record may end in a loss, a win, or mid-game. Where a search runs
     out of time a position is "unknown" (never a guess), and the first move after which a
     loss is proven is still named.
 
@@ -76,8 +77,8 @@ def analyse(record: str, objective: str, time_per_move: float, memory_limit: int
     table.add_column("move", no_wrap=True)
     table.add_column("before")
     table.add_column("after")
-    if objective == "waste":
-        table.add_column("gave away", justify="right")
+    if objective != "none":  # what the move cost against best play
+        table.add_column("gave away" if objective == "waste" else "turns lost", justify="right")
     table.add_column("")
     game = replay(plan.start, []).game
     for k, mv in enumerate(plan.moves, start=1):
@@ -89,7 +90,7 @@ def analyse(record: str, objective: str, time_per_move: float, memory_limit: int
             note = "◀ a loss is proven from here"
         style = "bold red" if k == a.losing_move else None
         cells = [str(k), game.move_text(mv), MARKS[before], MARKS[after]]
-        if objective == "waste":
+        if objective != "none":
             extra = a.spent_extra[k - 1]
             cells.append("?" if extra is None and after != "loss" else
                          "" if extra is None or extra == 0 else str(extra))

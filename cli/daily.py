@@ -139,7 +139,8 @@ def daily(ctx: click.Context, date_text: str | None, kind: str, size: str, hint:
             raise CliError(f"--hint must be from 1 to {len(keys)} (this puzzle has "
                            f"{len(keys)} key moves), not {hint}")
         click.echo(f"Hint {hint} of {len(keys)}: {keys[hint - 1]['text']}")
-        return
+        if not solution:
+            return
     if solution:
         from model.records import Plan
 

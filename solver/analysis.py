@@ -284,7 +284,7 @@ class Analysis:
     after which a loss is proven; ``best_instead`` and ``winning_line``: what the solver
     would have played before the losing move, and its winning line from there.
     ``spent_extra[k-1]``: for ``waste``, the cards move ``k`` gave away against best play
-    (``None`` unless both values are proven)."""
+    (for ``turns``, the turns it lost; ``None`` unless both values are proven)."""
 
     start: Deal | Game
     moves: list[Move]

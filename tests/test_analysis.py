@@ -80,7 +80,8 @@ def test_hint_rates_every_placement_as_the_reference_does(deal, seed, steps, obj
 
 
 @FAST
-@given(deal=tiny_games(), seed=st.integers(0, 2**16), objective=st.sampled_from(["none", "waste"]))
+@given(deal=tiny_games(), seed=st.integers(0, 2**16),
+       objective=st.sampled_from(["none", "waste", "turns"]))
 def test_analyse_finds_the_losing_move_the_reference_finds(deal, seed, objective):
     moves = random_record(deal, seed)
     a = analyse(deal, moves, objective, time_per_move=None)
@@ -92,12 +93,12 @@ def test_analyse_finds_the_losing_move_the_reference_finds(deal, seed, objective
         k = a.losing_move
         assert a.best_instead == a.winning_line[0]
         assert replay(games[k - 1], a.winning_line).game.is_won()
-    if objective == "waste":
+    if objective != "none":  # the cards given away (waste), the turns lost (turns)
         for k in range(1, len(moves) + 1):
             (vb, before), (va, after) = ref[k - 1], ref[k]
             expect = None
             if vb == WIN and va == WIN:
-                expect = move_cost(games[k - 1], moves[k - 1], "waste") + after - before
+                expect = move_cost(games[k - 1], moves[k - 1], objective) + after - before
             assert a.spent_extra[k - 1] == expect
     fresh = analyse(deal, moves, objective, time_per_move=None, reuse=False)
     assert [p.verdict for p in fresh.positions] == [p.verdict for p in a.positions]
@@ -237,3 +238,16 @@ def test_sigterm_stops_a_game_analysis(tmp_path):
     assert proc.returncode == 130, err
     assert err.strip() == "ascent: error: interrupted"
     assert time.monotonic() - t < 5
+
+
+def test_analyse_text_shows_the_turns_each_move_lost(tmp_path) -> None:
+    """``--objective turns`` is accepted, so its table has the column ("turns lost"), as
+    waste has "gave away"; the JSON's spent_extra is what the column shows."""
+    path, deal, moves = tiny_record(tmp_path)
+    res = run("analyse", str(path), "--objective", "turns", "--time-per-move", "5")
+    assert res.exit_code == 0, res.output
+    assert "turns lost" in res.output.splitlines()[0]
+    data = json.loads(run("analyse", str(path), "--objective", "turns", "--time-per-move", "5",
+                          "--json").output)
+    assert data["objective"] == "turns" and len(data["moves"]) == len(moves)
+    assert all(m["spent_extra"] is None or m["spent_extra"] >= 0 for m in data["moves"])

@@ -340,3 +340,14 @@ def test_sigterm_stops_a_puzzle_being_made():
 def test_check_of_a_folder_without_puzzles_is_not_all_good(tmp_path):
     r = run("daily", "check", str(tmp_path), "--quick")
     assert r.exit_code == 1 and "no puzzle files" in r.output
+
+
+def test_hint_and_solution_together_show_both():
+    """``--hint N --solution`` shows the hint and then the whole line (it showed the hint
+    only); the published 2026-12-01 deal/mini puzzle."""
+    both = run("daily", "--date", "2026-12-01", "--size", "mini", "--hint", "1", "--solution")
+    assert both.exit_code == 0, both.output
+    lines = both.output.splitlines()
+    assert lines[0].startswith("Hint 1 of ") and lines[1].startswith("Solution (")
+    alone = run("daily", "--date", "2026-12-01", "--size", "mini", "--solution")
+    assert both.output.endswith(alone.output)
