@@ -123,6 +123,18 @@ def daily(ctx: click.Context, date_text: str | None, kind: str, size: str, hint:
       ascent daily check archive --quick
     """
     if ctx.invoked_subcommand is not None:
+        # the puzzle's options would be silently ignored by `daily build` / `daily check`
+        given = [f"--{p.name.replace('_', '-')}" if p.name not in ("date_text", "as_json")
+                 else {"date_text": "--date", "as_json": "--json"}[p.name]
+                 for p in ctx.command.params
+                 if ctx.get_parameter_source(p.name) is not click.core.ParameterSource.DEFAULT]
+        if given:
+            raise CliError(f"{', '.join(given)} "
+                           + ("is an option" if len(given) == 1 else "are options")
+                           + f" of 'ascent daily' itself, not of 'daily {ctx.invoked_subcommand}'"
+                           "; give that command's own options "
+                           "after its name (see 'ascent daily "
+                           f"{ctx.invoked_subcommand} --help')")
         return
     date = _date(date_text)
     if archive is not None and generate:

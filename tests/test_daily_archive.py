@@ -182,6 +182,11 @@ def test_proven_par_matches_the_reference_on_tiny_rules(monkeypatch):
     (["daily", "build", "--from", "2026-12-01", "--to", "2026-12-01", "--out", "/nonexistent/x"],
      "no such directory"),
     (["daily", "check", "/nonexistent/x"], "no such directory"),
+    # the puzzle's own options before a subcommand were silently ignored
+    (["daily", "--date", "2026-12-01", "--size", "mini", "check", "/tmp"],
+     "--date, --size are options of 'ascent daily' itself, not of 'daily check'"),
+    (["daily", "--archive", "/tmp", "build", "--from", "2026-12-01", "--to", "2026-12-01",
+      "--out", "/tmp"], "--archive is an option of 'ascent daily' itself"),
 ])
 def test_bad_input_is_one_line_exit_2(args, needle):
     r = subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True,
