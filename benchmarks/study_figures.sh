@@ -3,7 +3,8 @@
 #
 #   benchmarks/study_figures.sh run DB [WORKERS] [TIME_LIMIT]
 #       the study stages, in order (each resumes what is stored; STAGE_END_1..4 = a UTC time
-#       such as 06:42 stops that stage cleanly with SIGTERM at that time, for a shared machine)
+#       such as 06:42 stops that stage cleanly with SIGTERM at that time, for a shared machine;
+#       WASTE_TIME_LIMIT = the fixed limit of the waste stage, default TIME_LIMIT)
 #   benchmarks/study_figures.sh report DB OUTDIR
 #       Markdown tables and JSON of every figure into OUTDIR, plots into OUTDIR/plots-*
 #
@@ -33,7 +34,7 @@ run)
     stage "${STAGE_END_1:-}" study run --players 1-5 --seeds 1-2000 --time-limit "$tl" --db "$db" --workers "$w"
     stage "${STAGE_END_2:-}" study run --players 1-5 --seeds 1-2000 --vary rulings --each --time-limit "$tl" --db "$db" --workers "$w"
     stage "${STAGE_END_3:-}" study run --players 1-5 --seeds 1-2000 --vary hand_size=3,4,6 --vary summits=3,4 --each --time-limit "$tl" --db "$db" --workers "$w"
-    stage "${STAGE_END_4:-}" study run --players 1-5 --seeds 1-2000 --objective waste --time-limit "$tl" --db "$db" --workers "$w"
+    stage "${STAGE_END_4:-}" study run --players 1-5 --seeds 1-2000 --objective waste --time-limit "${WASTE_TIME_LIMIT:-$tl}" --db "$db" --workers "$w"
     ;;
 report)
     out=${3:?the output folder}
