@@ -129,12 +129,12 @@ def daily(ctx: click.Context, date_text: str | None, kind: str, size: str, hint:
                  for p in ctx.command.params
                  if ctx.get_parameter_source(p.name) is not click.core.ParameterSource.DEFAULT]
         if given:
-            raise CliError(f"{', '.join(given)} "
+            sub = ctx.invoked_subcommand
+            raise CliError(f"{', '.join(given)} before '{sub}' "
                            + ("is an option" if len(given) == 1 else "are options")
-                           + f" of 'ascent daily' itself, not of 'daily {ctx.invoked_subcommand}'"
-                           "; give that command's own options "
-                           "after its name (see 'ascent daily "
-                           f"{ctx.invoked_subcommand} --help')")
+                           + f" of the daily puzzle itself and would be ignored by 'daily {sub}'"
+                           f"; give {sub}'s own options after its name (see 'ascent daily "
+                           f"{sub} --help')")
         return
     date = _date(date_text)
     if archive is not None and generate:
@@ -145,12 +145,16 @@ def daily(ctx: click.Context, date_text: str | None, kind: str, size: str, hint:
         return
     if hint is not None:
         keys = rec["key_moves"]
-        if not keys:
+        if not keys and solution:  # the line asked for is still shown
+            click.echo("No hint: this puzzle has no key moves (no move is shared by every "
+                       "winning line).")
+        elif not keys:
             raise CliError("this puzzle has no key moves to hint at")
-        if hint > len(keys):
+        elif hint > len(keys):
             raise CliError(f"--hint must be from 1 to {len(keys)} (this puzzle has "
                            f"{len(keys)} key moves), not {hint}")
-        click.echo(f"Hint {hint} of {len(keys)}: {keys[hint - 1]['text']}")
+        else:
+            click.echo(f"Hint {hint} of {len(keys)}: {keys[hint - 1]['text']}")
         if not solution:
             return
     if solution:

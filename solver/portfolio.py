@@ -48,12 +48,13 @@ SOLVERS: dict[str, Callable[..., SolveResult]] = {"dfs": _dfs, "cpsat": _cpsat}
 
 
 def _die_with_parent() -> None:
-    """Linux: the worker gets SIGTERM when the portfolio's process dies, however it dies."""
+    """Linux: the worker is killed when the portfolio's process dies, however it dies."""
     try:
         import ctypes
 
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
-        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        # SIGKILL, not SIGTERM: an interrupted worker ignores SIGTERM (``_first_interrupt``)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
 
@@ -185,20 +186,33 @@ def _stop_workers(procs: dict[str, Any], status: dict[str, dict[str, Any]], t0: 
     :data:`KILL_AFTER_SECONDS`. A worker that was interrupted ignores further signals while
     it sends its answer (see ``_run``), and a forked worker can hang on a lock another thread
     of the parent held at the fork; neither may outlive the portfolio (a live daemon child
-    also blocks the interpreter's exit, which joins it)."""
+    also blocks the interpreter's exit, which joins it). A Ctrl-C or SIGTERM that arrives
+    meanwhile (a :class:`KeyboardInterrupt`) cuts the grace short: the workers are killed at
+    once, and it is raised again once none is left."""
+    pending: BaseException | None = None
     alive = [(n, p) for n, p in procs.items() if p.is_alive()]
     for name, p in alive:
-        p.terminate()
         status.setdefault(name, {"verdict": None, "status": "stopped by the portfolio",
                                  "seconds": round(time.monotonic() - t0, 3)})
-    end = time.monotonic() + KILL_AFTER_SECONDS
-    for _, p in alive:
-        p.join(timeout=max(0.0, end - time.monotonic()))
-    for _, p in alive:
-        if p.is_alive():
-            p.kill()
-    for p in procs.values():
-        p.join()
+    try:
+        for _, p in alive:
+            p.terminate()
+        end = time.monotonic() + KILL_AFTER_SECONDS
+        for _, p in alive:
+            p.join(timeout=max(0.0, end - time.monotonic()))
+    except BaseException as exc:  # noqa: BLE001 - raised again below, after the kill
+        pending = exc
+    while any(p.is_alive() for p in procs.values()):
+        try:
+            for p in procs.values():
+                if p.is_alive():
+                    p.kill()
+            for p in procs.values():
+                p.join()
+        except BaseException as exc:  # noqa: BLE001 - the first one is raised below
+            pending = pending or exc
+    if pending is not None:
+        raise pending
 
 
 def _collect(conns: dict[Any, str], results: dict[str, SolveResult],

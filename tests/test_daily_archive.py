@@ -184,9 +184,9 @@ def test_proven_par_matches_the_reference_on_tiny_rules(monkeypatch):
     (["daily", "check", "/nonexistent/x"], "no such directory"),
     # the puzzle's own options before a subcommand were silently ignored
     (["daily", "--date", "2026-12-01", "--size", "mini", "check", "/tmp"],
-     "--date, --size are options of 'ascent daily' itself, not of 'daily check'"),
+     "--date, --size before 'check' are options of the daily puzzle itself"),
     (["daily", "--archive", "/tmp", "build", "--from", "2026-12-01", "--to", "2026-12-01",
-      "--out", "/tmp"], "--archive is an option of 'ascent daily' itself"),
+      "--out", "/tmp"], "--archive before 'build' is an option of the daily puzzle itself"),
 ])
 def test_bad_input_is_one_line_exit_2(args, needle):
     r = subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True,
@@ -356,3 +356,16 @@ def test_hint_and_solution_together_show_both():
     assert lines[0].startswith("Hint 1 of ") and lines[1].startswith("Solution (")
     alone = run("daily", "--date", "2026-12-01", "--size", "mini", "--solution")
     assert both.output.endswith(alone.output)
+
+
+def test_solution_is_shown_even_when_the_puzzle_has_no_hint():
+    """2026-12-02 position/mini has no key moves: ``--hint 1 --solution`` says so and shows
+    the line (the puzzle's text promises "--solution shows one"); ``--hint 1`` alone is the
+    one-line error."""
+    date = ("--date", "2026-12-02", "--kind", "position", "--size", "mini")
+    assert json.loads(run("daily", *date, "--json").output)["key_moves"] == []
+    both = run("daily", *date, "--hint", "1", "--solution")
+    assert both.exit_code == 0 and both.output.startswith("No hint: ")
+    assert both.output.splitlines()[1].startswith("Solution (")
+    alone = CliRunner().invoke(main, ["daily", *date, "--hint", "1"])
+    assert alone.exit_code == 2 and "no key moves" in alone.output

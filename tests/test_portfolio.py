@@ -148,3 +148,31 @@ def test_a_worker_that_hangs_after_the_interrupt_is_killed() -> None:
     assert multiprocessing.active_children() == []
     assert res.stats.get("interrupted") and res.verdict == "unknown"
     assert res.stats["portfolio"]["stuck"]["status"] == "stopped by the portfolio"
+
+
+def test_more_signals_while_stopping_still_leave_no_worker() -> None:
+    """An impatient user: SIGTERM, then Ctrl-C during the answer's collection and another
+    while the workers are being stopped. The portfolio gives up (KeyboardInterrupt), but only
+    after every worker is gone (the third signal aborted the stopping and left one running)."""
+    import multiprocessing
+    import os
+    import signal
+    import threading
+
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)  # as `ascent` has it
+    timers = [threading.Timer(t, lambda s=s: os.kill(os.getpid(), s))
+              for t, s in ((1.5, signal.SIGTERM), (3.0, signal.SIGINT), (5.0, signal.SIGINT))]
+    for timer in timers:
+        timer.start()
+    t = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            solve_portfolio(find_deal("win"), "none",
+                            solvers={"stuck": stuck_after_interrupt, "slow": slow_unknown})
+            time.sleep(10)  # (not reached: the signals are delivered by then)
+    finally:
+        for timer in timers:
+            timer.cancel()
+        signal.signal(signal.SIGINT, old)
+    assert time.monotonic() - t < 20
+    assert multiprocessing.active_children() == []
