@@ -238,6 +238,9 @@ def write_records(rows: Sequence[dict[str, Any]], directory: str | os.PathLike) 
             continue
         fd, tmp = tempfile.mkstemp(dir=d, prefix=f".{stem}.", suffix=".tmp")
         try:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes 0600; a record is an ordinary file
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(text)
                 f.flush()

@@ -533,8 +533,13 @@ class _Console(Console):
 
 def console() -> Console:
     """A rich console on the current standard output (plain text when it is not a
-    terminal); long lines are not wrapped, so card lists stay on one line."""
-    return _Console(file=sys.stdout, soft_wrap=True, highlight=False)
+    terminal); long lines are not wrapped, so card lists stay on one line. Written to a file
+    or a pipe, tables are 200 columns wide (not rich's 80, which cut their cells short)
+    unless ``COLUMNS`` says otherwise."""
+    out = _Console(file=sys.stdout, soft_wrap=True, highlight=False)
+    if not out.is_terminal and "COLUMNS" not in os.environ:
+        out.width = 200
+    return out
 
 
 # ---- shared click options ------------------------------------------------------------------

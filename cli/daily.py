@@ -11,6 +11,7 @@ from rich.text import Text
 
 from cli.common import EXIT_INTERRUPTED, CliError, console, render_game
 from model.cards import parse_cards
+from model.game import count_text
 from model.records import dumps, position_from_data
 from puzzles.archive import ArchiveError, check_dir, find
 from puzzles.dates import KINDS, SIZES, DateError, parse_date, today_utc
@@ -77,8 +78,10 @@ def _print_puzzle(rec: dict) -> None:
     keys = len(rec["key_moves"])
     hints = (f"Hints: {keys} (--hint N)." if keys else
              "Hints: none (no move is shared by every winning line; --solution shows one).")
+    bonus = (": the fewest a win can leave; any win solves the puzzle"
+             if rec["kind"] == "position" else "")
     out.print(f"Par: {rec['par']} {'card' if rec['par'] == 1 else 'cards'} out of the game "
-              f"({par}). {hints}")
+              f"({par}){bonus}. {hints}")
 
 
 @click.group(invoke_without_command=True)
@@ -277,10 +280,11 @@ def check(directory: str, quick: bool, first: str | None, last: str | None) -> N
     for p in problems:
         click.echo(p)
     if problems:
-        click.echo(f"{n} files checked: {len(problems)} problems", err=True)
+        click.echo(f"{count_text(n, 'file')} checked: {count_text(len(problems), 'problem')}",
+                   err=True)
         sys.exit(1)
     if n == 0:  # an empty or wrong folder is not a good archive
         click.echo(f"no puzzle files (YYYY/MM/YYYY-MM-DD-<kind>-<size>.json) under "
                    f"{directory}", err=True)
         sys.exit(1)
-    click.echo(f"{n} files checked: all good")
+    click.echo(f"{count_text(n, 'file')} checked: all good")

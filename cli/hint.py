@@ -107,4 +107,5 @@ def hint(source: str | None, seed: int | None, players: int, rule_options: tuple
         out.width = 200
     out.print(table)
     out.print(Text(f"{h.stats['seconds']:.2f} s · {h.stats['nodes']:,} nodes · "
-                   f"{h.stats['placements']} placements", style="dim"))
+                   f"{count_text(h.stats['placements'], 'choice')} "
+                   "(placements and discard turns)", style="dim"))

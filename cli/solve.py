@@ -228,8 +228,8 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
 
     Ctrl-C or SIGTERM stops the search: the best found so far is printed (and written
     to --output), marked interrupted, and the exit code is 130. Exit codes: 0 answered,
-    2 bad input (or --output could not be written: the answer is still printed), 130
-    interrupted.
+    2 bad input (an --output that cannot be written is refused before the search; one
+    whose writing fails after it still gets the answer printed), 130 interrupted.
 
     \b
     Examples:
@@ -239,7 +239,7 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
       ascent solve --deal my-table.txt --json > answer.json
       ascent show answer.json --step 3
       ascent solve --seed 3 --rules preset=tiny --solver cpsat --time-limit 60
-      ascent solve answer.json --step 5 --objective waste
+      ascent solve answer.json --step 5 --objective waste --time-limit 5
       ascent solve --seed 1 --format svg --picture final.svg --frames moves
       ascent solve --seed 1 --rules goats=on
     """

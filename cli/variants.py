@@ -130,7 +130,7 @@ def variants(position: str | None, seed: int | None, deal_file: str | None, play
             line += f"; its next move: {g.move_text(p.line_move)}{mark}"
         out.print(line, highlight=False)
         for label, ms in ((a, p.only_a), (b, p.only_b)):
-            shown = ", ".join(g.move_text(m) for m in ms[:8])
+            shown = " | ".join(g.move_text(m) for m in ms[:8])  # a move's text has commas
             more = f" … and {len(ms) - 8} more" if len(ms) > 8 else ""
             out.print(f"  legal only under {label}: {shown or 'none'}{more}", highlight=False)
         out.print(render_game(g, title=f"Position after {p.step} move(s)"))

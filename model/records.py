@@ -389,15 +389,17 @@ def plan_of_answer(data: dict[str, Any]) -> Plan:
 
 def load(path: str | Path, rules: RuleSet | None = None) -> tuple[str, Any]:
     """Read a file and say what it holds: ``("plan", Plan)``, ``("position", Game)`` or
-    ``("deal", Deal)``. JSON files are recognised by their keys; other text is read as a
-    typed-in deal; a solver's ``--json`` answer is read as its plan (see
+    ``("deal", Deal)``. JSON (text starting with ``{`` or ``[``, or any file named
+    ``*.json``) is recognised by its keys; other text is read as a typed-in deal; a solver's ``--json`` answer is read as its plan (see
     :func:`plan_of_answer`); a record from a position (``{"position", "moves"}``) as a
     plan from that position; the output of ``ascent replay --json`` as its final position. Errors are :class:`AscentError` with a one-line message naming
     the file."""
     text = read_text(path)
     stripped = text.lstrip()
     try:
-        if stripped.startswith("{") or stripped.startswith("["):
+        # a file named .json is JSON: its syntax error is the message, not a bad card
+        if (stripped.startswith("{") or stripped.startswith("[")
+                or str(path).lower().endswith(".json")):
             data = parse_json(text, str(path))
             if isinstance(data, dict) and "verdict" in data and "best_progress" in data:
                 return "plan", plan_of_answer(data)

@@ -82,6 +82,9 @@ def write_new(path: Path, text: str) -> bool:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes 0600; an archive is published
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()

@@ -74,6 +74,17 @@ def test_non_finite_numbers_in_json_are_bad_input(text):
     check(run("show", "-", input=text), 2)
 
 
+def test_a_json_file_that_is_not_json_says_so(tmp_path):
+    """A file named .json holding text was read as a typed-in deal ("bad card 'not' at
+    position 1"); now its JSON error is the message. Other names still read deal text."""
+    bad = tmp_path / "game.json"
+    bad.write_text("not json {\n")
+    check(run("solve", str(bad)), 2, "malformed JSON at line 1")
+    deal = tmp_path / "deal.txt"
+    deal.write_text("not json {\n")
+    check(run("solve", str(deal)), 2, "bad card")
+
+
 def test_a_deck_label_of_4301_digits_is_bad_input_with_a_short_message():
     r = run("show", "-", input="P" + "1" * 4301 + ": 7r\n")
     check(r, 2, "deck label")
@@ -466,9 +477,13 @@ def test_benchmark_ctrl_c_gives_a_summary_and_no_traceback(tmp_path):
            "--seeds", "1-3", "--solver", "tests.test_hardening:slow_solve", "--out", str(out)]
     proc = subprocess.Popen(cmd, cwd=tmp_path, env=ENV, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    time.sleep(2.0)
+    # the deals are running once it says so (a fixed sleep raced a slow start on a busy machine)
+    first = proc.stderr.readline()
+    assert "3 deals, 0 already done, 3 to run" in first, first
+    time.sleep(0.5)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
+    err = first + err
     assert proc.returncode == 130, err
     assert "interrupted: 0 of 3 deals done" in err and "--resume" in err
     assert "Traceback" not in err
@@ -491,3 +506,27 @@ def test_ctrl_c_stops_cpsat_and_keeps_an_honest_answer():
         signal.signal(signal.SIGINT, old)
     assert res.stats.get("interrupted") is True
     assert res.verdict in ("unknown", "win") and res.stats["seconds"] < 120
+
+
+def test_written_files_are_ordinary_files_under_the_umask(tmp_path):
+    """Records, archive files and simulation records were written 0600 (mkstemp's mode):
+    a built archive could not be served or published by another user. Under umask 022
+    they are 0644, like the pictures."""
+    import stat
+
+    from bots.simulate import write_records
+    from cli.files import write_new_file
+    from puzzles.archive import write_new
+
+    old = os.umask(0o022)
+    try:
+        write_new_file(tmp_path / "game.json", "{}\n")
+        assert write_new(tmp_path / "archive" / "2026-12-01-deal-mini.json", "{}\n")
+        written, _ = write_records([{"bot": "greedy", "players": 1, "seed": 1,
+                                     "record": "{}"}], tmp_path / "records")
+        assert written == 1
+    finally:
+        os.umask(old)
+    for p in (tmp_path / "game.json", tmp_path / "archive" / "2026-12-01-deal-mini.json",
+              tmp_path / "records" / "greedy-p1-seed1.json"):
+        assert stat.S_IMODE(p.stat().st_mode) == 0o644, p
