@@ -25,6 +25,9 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     trials at ``z`` standard deviations (1.96: 95 %). ``(0.0, 1.0)`` when ``n`` is 0.
 
     Raises ``ValueError`` unless ``0 <= k <= n``.
+
+    >>> wilson(6, 6)[1], wilson(0, 11)[0]
+    (1.0, 0.0)
     """
     if not 0 <= k <= n:
         raise ValueError(f"need 0 <= k <= n, not k={k}, n={n}")
@@ -35,7 +38,11 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     denom = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # at k = 0 and k = n the ends are exactly 0 and 1 (floating point gave 1 - 1e-16, and a
+    # plot's error bar from the share to that end was then negative)
+    lo = 0.0 if k == 0 else max(0.0, centre - half)
+    hi = 1.0 if k == n else min(1.0, centre + half)
+    return lo, hi
 
 
 def wilson_unknown(won: int, unknown: int, n: int, z: float = 1.96) -> tuple[float, float]:

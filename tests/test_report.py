@@ -140,3 +140,25 @@ def test_plots_never_overwrite_and_non_ascii_ranges_are_values(tmp_path: Path) -
     # Arabic-Indic digits are not a range of seeds: no row matches, a one-line error
     r = run("study", "report", "--db", str(db), "--only", "seed=\u0661-\u0662")
     assert r.exit_code == 2 and "no rows match" in r.stderr
+
+
+def test_plots_of_groups_all_won_draw(tmp_path: Path) -> None:
+    """57 deals all won: Wilson's upper end came out as 1 - 1e-16, below the share, and the
+    error bar's negative length stopped the report ("'yerr' must not contain negative
+    values"; the cards-out figures of 2026-12-02)."""
+    con = connect(tmp_path / "w.db")
+    ensure_table(con, TABLE, COLUMNS)
+    for seed in range(1, 58):
+        key = f"2|{seed}|{BASE}"
+        con.execute(
+            f"INSERT INTO {TABLE} (key, task, point, seed, players, rules, variant, objective, "
+            "time_limit, solver_version, verdict, seconds, cards_out) "
+            "VALUES (?, '{}', ?, ?, 2, '{}', ?, 'waste', 5, 'v', 'win', 5.0, 22)",
+            (key, key, seed, BASE))
+    con.close()
+    r = run("study", "report", "--db", str(tmp_path / "w.db"), "--json",
+            "--plots", str(tmp_path / "plots"))
+    assert r.exit_code == 0, r.output
+    (group,) = json.loads(r.output)["groups"]
+    assert group["interval"][1] == 1.0 and group["won"] == 57
+    assert (tmp_path / "plots" / "winnability_by_players.svg").stat().st_size > 0
