@@ -42,9 +42,9 @@ def analyse(record: str, objective: str, time_per_move: float, memory_limit: int
     It marks the losing move: the first move after which the game could no longer be won,
     with what the solver would have played instead and its winning line from there. With
     --objective waste, each move that spent more cards than best play would have says how
-    many it gave away (--objective turns: how many turns it lost). A record may end in a loss, a win, or mid-game. Where a search runs
-    out of time a position is "unknown" (never a guess), and the first move after which a
-    loss is proven is still named.
+    many it gave away (--objective turns: how many turns it lost). A record may end in a
+    loss, a win, or mid-game. Where a search runs out of time a position is "unknown"
+    (never a guess), and the first move after which a loss is proven is still named.
 
     \b
     Examples:

@@ -390,8 +390,8 @@ def plan_of_answer(data: dict[str, Any]) -> Plan:
 def load(path: str | Path, rules: RuleSet | None = None) -> tuple[str, Any]:
     """Read a file and say what it holds: ``("plan", Plan)``, ``("position", Game)`` or
     ``("deal", Deal)``. JSON (text starting with ``{`` or ``[``, or any file named
-    ``*.json``) is recognised by its keys; other text is read as a typed-in deal; a solver's ``--json`` answer is read as its plan (see
-    :func:`plan_of_answer`); a record from a position (``{"position", "moves"}``) as a
+    ``*.json``) is recognised by its keys; other text is read as a typed-in deal; a
+    solver's ``--json`` answer is read as its plan (see :func:`plan_of_answer`); a record from a position (``{"position", "moves"}``) as a
     plan from that position; the output of ``ascent replay --json`` as its final position. Errors are :class:`AscentError` with a one-line message naming
     the file."""
     text = read_text(path)
