@@ -31,6 +31,8 @@ def _other_children() -> list[int]:
         if int(fields[1]) != me:  # fields: state, parent's pid, …
             continue
         pid = int(stat.parent.name)
+        if "multiprocessing.resource_tracker" in _cmdline(pid):
+            continue  # multiprocessing's own helper: it ends with this process
         if fields[0] == "Z":
             try:
                 os.waitpid(pid, os.WNOHANG)
