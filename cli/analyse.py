@@ -97,8 +97,6 @@ def analyse(record: str, objective: str, time_per_move: float, memory_limit: int
         cells.append(note)
         table.add_row(*cells, style=style)
         game.push(mv)
-    if not out.is_terminal:  # a file or a pipe: whole lines, no truncated cells
-        out.width = 200
     out.print(table)
     out.print(Text(summary(a, plan), style="bold"))
     if a.losing_move is not None and a.winning_line:

@@ -127,9 +127,7 @@ def daily(ctx: click.Context, date_text: str | None, kind: str, size: str, hint:
     """
     if ctx.invoked_subcommand is not None:
         # the puzzle's options would be silently ignored by `daily build` / `daily check`
-        given = [f"--{p.name.replace('_', '-')}" if p.name not in ("date_text", "as_json")
-                 else {"date_text": "--date", "as_json": "--json"}[p.name]
-                 for p in ctx.command.params
+        given = [p.opts[0] for p in ctx.command.params
                  if ctx.get_parameter_source(p.name) is not click.core.ParameterSource.DEFAULT]
         if given:
             sub = ctx.invoked_subcommand

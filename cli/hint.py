@@ -103,8 +103,6 @@ def hint(source: str | None, seed: int | None, players: int, rule_options: tuple
         rest = len(r.line) - 1
         cells.append(count_text(rest, "more move") if r.verdict == WIN else "")
         table.add_row(*cells)
-    if not out.is_terminal:  # a file or a pipe: whole lines, no truncated cells
-        out.width = 200
     out.print(table)
     out.print(Text(f"{h.stats['seconds']:.2f} s · {h.stats['nodes']:,} nodes · "
                    f"{count_text(h.stats['placements'], 'choice')} "
