@@ -30,11 +30,11 @@ import json
 import math
 import os
 import sqlite3
-import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from model.deal import Deal
+from model.files import write_new_text
 from model.records import dumps
 from model.rules import RuleSet
 
@@ -236,23 +236,12 @@ def write_records(rows: Sequence[dict[str, Any]], directory: str | os.PathLike) 
             n += 1
         if path is None:
             continue
-        fd, tmp = tempfile.mkstemp(dir=d, prefix=f".{stem}.", suffix=".tmp")
-        try:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes 0600; a record is an ordinary file
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            while True:  # link, never replace: a file created meanwhile is not written over
-                try:
-                    os.link(tmp, path)
-                    break
-                except FileExistsError:
-                    n += 1
-                    path = d / f"{stem}-{n}.json"
-        finally:
-            Path(tmp).unlink(missing_ok=True)
+        while True:  # never replace: a file created meanwhile is kept, the next name taken
+            try:
+                write_new_text(path, text)
+                break
+            except FileExistsError:
+                n += 1
+                path = d / f"{stem}-{n}.json"
         written += 1
     return written, kept

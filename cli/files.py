@@ -18,9 +18,9 @@ the error (see ``cli/solve.py``): an answer is never lost.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
+from model.files import write_new_text
 from model.records import MAX_INPUT_BYTES, read_bytes, read_text
 
 __all__ = ["MAX_INPUT_BYTES", "check_new_file", "read_bytes", "read_input", "write_new_file"]
@@ -57,33 +57,9 @@ def check_new_file(path: str, option: str = "--output") -> None:
 def write_new_file(path: str | Path, text: str) -> None:
     """Create ``path`` holding ``text`` (UTF-8), whole or not at all.
 
-    Writes a temporary file in the same folder, syncs it, then hard-links it to ``path``
-    (atomic, and refused if ``path`` exists meanwhile) and removes the temporary name; where
-    hard links are not supported it renames instead, after checking the name is free.
+    :func:`model.files.write_new_text`: a temporary file in the same folder, synced, then
+    hard-linked to ``path`` (atomic, and refused if ``path`` exists meanwhile).
     Raises :class:`FileExistsError` if ``path`` exists, :class:`OSError` if the disk is full,
     the file too large (``ulimit -f``) or the folder not writable; nothing is left behind
     then."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes 0600; a record is an ordinary file
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            raise
-        except OSError:  # no hard links here (some network or FAT file systems)
-            if path.exists() or path.is_symlink():
-                raise FileExistsError(17, "File exists", str(path)) from None
-            os.replace(tmp, path)
-    finally:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
+    write_new_text(path, text)

@@ -18,10 +18,10 @@ import datetime as _dt
 import json
 import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any, Iterator
 
+from model.files import write_new_text
 from puzzles.dates import KINDS, SIZES
 
 _NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(deal|position)-(full|mini)\.json$")
@@ -76,32 +76,15 @@ def check_dir(root: str | Path, writable: bool) -> Path:
 def write_new(path: Path, text: str) -> bool:
     """Create ``path`` with ``text`` unless it exists. Returns True if written, False if a
     file was already there (left untouched). Whole or nothing: temporary file in the same
-    directory, fsync, then an atomic hard link into place."""
+    directory, fsync, then an atomic hard link into place (:func:`model.files.write_new_text`)."""
     if path.exists():
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes 0600; an archive is published
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        try:
-            os.link(tmp, path)  # fails if path exists: never overwrites
-        except FileExistsError:
-            return False
-        except OSError:  # a file system without hard links: rename, after checking again
-            if path.exists():
-                return False
-            os.replace(tmp, path)
-            return True
-        return True
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        write_new_text(path, text)
+    except FileExistsError:  # appeared meanwhile: left untouched
+        return False
+    return True
 
 
 def iter_files(root: str | Path) -> Iterator[tuple[Path, _dt.date, str, str]]:

@@ -19,11 +19,11 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from model.files import link_new
 from model.rules import ALL_CHOICES, INT_RANGES
 from studies.stats import percentile, wilson_unknown
 
@@ -74,9 +74,27 @@ def parse_by(by: str) -> list[str]:
     return cols
 
 
+#: ``--only`` columns whose values are whole numbers (or ranges ``A-B`` of them)
+WHOLE_COLUMNS = frozenset({"players", "seed", *INT_RANGES})
+
+
+def _whole(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
+def _number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def parse_only(items: Sequence[str]) -> list[tuple[str, Any]]:
     """``--only K=V1,V2`` filters (``K=A-B`` for a range of whole numbers, e.g. seeds).
-    Returns ``(column, predicate)`` pairs; raises :class:`ReportError` for a bad item."""
+    Returns ``(column, predicate)`` pairs; raises :class:`ReportError` for a bad item (an
+    unknown column, or a value that is not a whole number where the column holds them:
+    ``players``, ``seed`` and the whole-number rule options)."""
     valid = [*GROUP_COLUMNS, "preset", *INT_RANGES, *ALL_CHOICES, "verdict"]
     out = []
     for item in items:
@@ -89,10 +107,15 @@ def parse_only(items: Sequence[str]) -> list[tuple[str, Any]]:
         ranges: list[tuple[int, int]] = []
         for v in (x.strip() for x in vs.split(",")):
             a, dash, b = v.partition("-")
-            if dash and a.isascii() and b.isascii() and a.isdigit() and b.isdigit():
+            if dash and _whole(a) and _whole(b):
                 ranges.append((int(a), int(b)))
+            elif k in WHOLE_COLUMNS and not _whole(v):
+                raise ReportError(f"--only {item}: {k} takes whole numbers or ranges A-B, "
+                                  f"not {v!r}")
+            elif k == "time_limit" and not _number(v):
+                raise ReportError(f"--only {item}: time_limit takes seconds, not {v!r}")
             else:
-                wanted.add(v)
+                wanted.add(str(int(v)) if k in WHOLE_COLUMNS else v)
 
         def pred(x: Any, wanted=wanted, ranges=ranges) -> bool:
             if str(x) in wanted or (isinstance(x, float) and f"{x:g}" in wanted):
@@ -322,21 +345,13 @@ def _save(fig, folder: Path, name: str) -> list[str]:
     out = []
     for ext in ("png", "svg"):
         dest = folder / f"{name}.{ext}"
-        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=f".{ext}", dir=folder)
-        os.close(fd)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; plots are ordinary files
         try:
-            fig.savefig(tmp, format=ext, dpi=110, bbox_inches="tight",
-                        metadata={"Date": None} if ext == "svg" else None)
-            try:
-                os.link(tmp, dest)
-            except FileExistsError:
-                raise ReportError(f"{dest}: exists; plots never overwrite a file "
-                                  "(give a new --plots folder)") from None
-        finally:
-            Path(tmp).unlink(missing_ok=True)
+            link_new(dest, lambda fh: fig.savefig(
+                fh, format=ext, dpi=110, bbox_inches="tight",
+                metadata={"Date": None} if ext == "svg" else None))
+        except FileExistsError:
+            raise ReportError(f"{dest}: exists; plots never overwrite a file "
+                              "(give a new --plots folder)") from None
         out.append(str(dest))
     return out
 

@@ -137,9 +137,15 @@ def test_plots_never_overwrite_and_non_ascii_ranges_are_values(tmp_path: Path) -
     assert len(before) == 8
     assert run("study", "report", "--db", str(db), "--plots", str(other)).exit_code == 2
     assert {p.name: p.read_bytes() for p in other.iterdir()} == before
-    # Arabic-Indic digits are not a range of seeds: no row matches, a one-line error
-    r = run("study", "report", "--db", str(db), "--only", "seed=\u0661-\u0662")
-    assert r.exit_code == 2 and "no rows match" in r.stderr
+    # Arabic-Indic digits are not a range of seeds, nor a word a seed: one-line errors
+    for bad in ("seed=\u0661-\u0662", "seed=abc", "players=1,x", "hand_size=five",
+                "time_limit=ten"):
+        r = run("study", "report", "--db", str(db), "--only", bad)
+        assert r.exit_code == 2 and "takes" in r.stderr, (bad, r.output)
+        assert len(r.stderr.strip().splitlines()) == 1
+    # a whole number written with a leading zero is that number
+    r = run("study", "report", "--db", str(db), "--json", "--only", "seed=02")
+    assert r.exit_code == 0 and json.loads(r.stdout)["groups"][0]["total"] >= 1, r.output
 
 
 def test_plots_of_groups_all_won_draw(tmp_path: Path) -> None:
