@@ -168,3 +168,42 @@ def test_plots_of_groups_all_won_draw(tmp_path: Path) -> None:
     (group,) = json.loads(r.output)["groups"]
     assert group["interval"][1] == 1.0 and group["won"] == 57
     assert (tmp_path / "plots" / "winnability_by_players.svg").stat().st_size > 0
+
+
+def test_reports_of_disjoint_seeds_add_up_to_the_report_of_all(tmp_path: Path, capsys) -> None:
+    """benchmarks/combine_reports.py: the parts' sum equals the report over every seed."""
+    from benchmarks.combine_reports import CombineError, combine
+    from benchmarks.combine_reports import main as combine_main
+
+    db = tmp_path / "s.db"
+    make_db(db)
+
+    def rep(*only: str) -> dict:
+        r = run("study", "report", "--db", str(db), "--by", "players,variant", "--json",
+                *[x for o in only for x in ("--only", o)])
+        assert r.exit_code == 0, r.output
+        return json.loads(r.stdout)
+
+    whole, a, b = rep(), rep("seed=1-3"), rep("seed=4-10")
+    both = combine([a, b])
+    assert [(g["players"], g["variant"]) for g in both["groups"]] == \
+        [(g["players"], g["variant"]) for g in whole["groups"]]
+    for g, w in zip(both["groups"], whole["groups"]):
+        for k in ("won", "lost", "unknown", "error", "total", "share_won", "unknown_share"):
+            assert g[k] == w[k], k
+        assert g["interval"] == pytest.approx(w["interval"])
+        assert g["cards_out"] == w["cards_out"]
+        assert g["median_s"] is None and g["max_s"] == w["max_s"]
+    (p,) = both["pairs"]
+    (q,) = whole["pairs"]
+    assert p == q and p["differing_seeds"] == [7, 10]
+    # parts of other groups are refused, with a one-line error from the command
+    with pytest.raises(CombineError, match="other groups"):
+        combine([a, rep("players=1")])
+    (tmp_path / "a.json").write_text(json.dumps(a))
+    (tmp_path / "bad.json").write_text("{not json")
+    assert combine_main([str(tmp_path / "a.json"), str(tmp_path / "bad.json")]) == 2
+    err = capsys.readouterr().err
+    assert "bad.json" in err and len(err.strip().splitlines()) == 1
+    assert combine_main([str(tmp_path / "a.json"), "--markdown"]) == 0
+    assert "| 1 | standard | 3 | 0 | 0 | 0 | 3 | 100.0% |" in capsys.readouterr().out
