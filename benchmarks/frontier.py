@@ -80,9 +80,17 @@ class _CPUClock:
 
 
 def _cpu_limits() -> None:
-    import solver.exhaustive
+    """Make every search module of :mod:`solver` read the worker's CPU clock (its limit
+    check, deadlines and timings), whichever module the check lives in."""
+    import solver.exhaustive  # noqa: F401  (imports the modules whose clock is set below)
+    import solver.frontier  # noqa: F401
+    import solver.generic  # noqa: F401
+    import solver.state  # noqa: F401
 
-    solver.exhaustive.time = _CPUClock()
+    clock = _CPUClock()
+    for name, mod in list(sys.modules.items()):
+        if (name == "solver" or name.startswith("solver.")) and getattr(mod, "time", None) is time:
+            mod.time = clock
 
 
 def optimum_job(job: dict[str, Any]) -> dict[str, Any]:
@@ -105,6 +113,10 @@ def optimum_job(job: dict[str, Any]) -> dict[str, Any]:
     res = solve(deal, job["objective"], time_limit=job["time_limit"],
                 memory_limit_mb=job["memory_mb"], **sw)
     secs = time.process_time() - t
+    if res.verdict == "unknown" and secs < 0.5 * job["time_limit"]:
+        # a limit that stops the search long before its CPU seconds: a clock not patched
+        raise RuntimeError(f"the search stopped after {secs:.2f} CPU s of {job['time_limit']}: "
+                           "its limit does not read the CPU clock")
     st = res.stats or {}
     gap = (res.value - res.bound) if res.value is not None and res.bound is not None else None
     return {**job, "verdict": res.verdict, "value": res.value, "optimal": res.optimal,

@@ -163,3 +163,23 @@ def test_deepening_slices_resumed_from_the_table_change_no_answer(deal: Deal) ->
                 assert res.optimal and res.bound == res.value
     finally:
         solver.frontier.FIRST_SLICE = old
+
+
+def test_the_frontier_benchmark_limits_are_cpu_seconds_of_every_search_module(tmp_path) -> None:
+    """benchmarks/frontier.py runs each deal with the solver's clocks set to CPU time; when
+    the limit check moved to solver.state, a patch of solver.exhaustive alone made every deal
+    stop after 1,024 nodes as unknown. The same deals solved in this process must agree."""
+    from benchmarks.frontier import optimum_job, run_table
+
+    jobs = [{"key": f"1-{seed}-{objective}", "players": 1, "seed": seed, "rules": "preset=tiny",
+             "objective": objective, "config": "after", "time_limit": 20.0, "memory_mb": 256,
+             "keep_plan": False}
+            for seed in (1, 2) for objective in ("none", "turns", "waste")]
+    rows = run_table(optimum_job, jobs, tmp_path / "rows.jsonl", workers=1)
+    assert len(rows) == len(jobs)
+    for r in rows:
+        here = solve(Deal.from_seed(r["seed"], 1, RuleSet.from_options(["preset=tiny"])),
+                     r["objective"], time_limit=20)
+        assert r["verdict"] == here.verdict != "unknown", r
+        assert (r["value"], r["optimal"]) == (here.value, here.optimal), r
+        assert r["nodes"] > 0 and r["seconds"] >= 0
