@@ -8,18 +8,20 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.common import CliError, console, describe_illegal, load_source, render_game
-from cli.options import MEMORY_MB, PLAYERS, SECONDS, SEED
+from cli.options import MEMORY_MB, PLAYERS, SECONDS, SEED, STEP
 from model.records import dumps
 from model.rules import MOVE_RULINGS, RuleSet
 from solver.result import OBJECTIVES
 
 
-def _start(path, seed, deal_file, players, rule_options, players_given):
+def _start(path, seed, deal_file, players, rule_options, players_given, step=None):
     from studies.variants import Start
 
     given = [x for x in (path, seed, deal_file) if x is not None]
     if len(given) != 1:
         raise CliError("give exactly one of --seed N, --deal FILE and a POSITION or PLAN file")
+    if step is not None and path is None:
+        raise CliError("--step applies to a PLAN argument (the position after its first K moves)")
     if seed is not None:
         src = load_source(None, seed=seed, players=players, rule_options=rule_options)
         deal = src.plan.deal
@@ -28,17 +30,25 @@ def _start(path, seed, deal_file, players, rule_options, players_given):
         raise CliError("--players applies to --seed; a file has its own players")
     src = load_source(deal_file if deal_file is not None else path, rule_options=rule_options)
     if src.kind == "position":
+        if step is not None:
+            raise CliError(f"{src.name}: --step applies to a plan, and this is a position")
         return Start(src.name, position=src.position), src.position.rules
     plan = src.plan
     if deal_file is not None and plan.moves:
         raise CliError(f"{src.name}: --deal takes a deal; give a plan as POSITION to start "
                        "after its moves")
-    rep = plan.replay()
+    n = len(plan.moves)
+    if step is not None and step > n:
+        raise CliError(f"{src.name}: --step must be from 0 to {n} (the plan has {n} moves), not {step}")
+    k = n if step is None else step
+    rep = plan.replay(k)
     if rep.error is not None:  # illegal under the plan's own rules: bad input, not a row
         raise CliError(f"{src.name}: {describe_illegal(plan, rep.error)}")
+    name = src.name if step is None else f"{src.name}, after {k} moves"
+    moves = list(plan.moves[:k])
     if plan.deal is not None:
-        return Start(src.name, deal=plan.deal, moves=list(plan.moves)), plan.deal.rules
-    return Start(src.name, position=plan.position, moves=list(plan.moves)), plan.position.rules
+        return Start(name, deal=plan.deal, moves=moves), plan.deal.rules
+    return Start(name, position=plan.position, moves=moves), plan.position.rules
 
 
 @click.command()
@@ -50,6 +60,8 @@ def _start(path, seed, deal_file, players, rule_options, players_given):
               help="Players (1-5) with --seed.")
 @click.option("--rules", "rule_options", multiple=True, metavar="K=V",
               help="Base rule option (repeatable), for --seed and typed-in deals.")
+@click.option("--step", "step", type=STEP, default=None, metavar="K",
+              help="For a PLAN: the position after its first K moves (default: all).")
 @click.option("--objective", type=click.Choice(OBJECTIVES), default="none", show_default=True,
               help="none: any win; waste: fewest cards out; turns: fewest moves.")
 @click.option("--vary", multiple=True, metavar="OPTION[=V1,V2]",
@@ -63,7 +75,7 @@ def _start(path, seed, deal_file, players, rule_options, players_given):
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"start", "objective", "rows": [...], "partings": [...]}.')
 def variants(position: str | None, seed: int | None, deal_file: str | None, players: int,
-             rule_options: tuple[str, ...], objective: str, vary: tuple[str, ...],
+             rule_options: tuple[str, ...], step: int | None, objective: str, vary: tuple[str, ...],
              time_limit: float, memory_limit: int, as_json: bool) -> None:
     """Solve one deal (or a POSITION, or the position after a PLAN's moves) under every
     combination of rule options: one row each, rows that differ from the base rules marked,
@@ -75,6 +87,8 @@ def variants(position: str | None, seed: int | None, deal_file: str | None, play
       ascent variants --seed 1 --players 2 --vary bridge_replace_cost
       ascent variants --seed 11 --rules preset=tiny --rules rows=2 --rules values=3 --rules hand_size=2
       ascent deal --seed 3 --players 2 > d.txt && ascent variants --deal d.txt --vary bridge_replace_cost --json
+      ascent solve --seed 3 --rules preset=tiny --output game.json
+      ascent variants game.json --step 4 --vary campfire_move_cost
     """
     from studies.variants import parse_vary_options, parting, partings_for, run_variants
 
@@ -82,7 +96,7 @@ def variants(position: str | None, seed: int | None, deal_file: str | None, play
         raise CliError("--time-limit must be a number of seconds, not nan")
     ctx = click.get_current_context()
     players_given = ctx.get_parameter_source("players") != click.core.ParameterSource.DEFAULT
-    start, base = _start(position, seed, deal_file, players, rule_options, players_given)
+    start, base = _start(position, seed, deal_file, players, rule_options, players_given, step)
     vary_opts = parse_vary_options(vary, start, base)
     rows = run_variants(start, base, vary_opts, objective, time_limit, memory_limit)
     partings = [parting(start, rows[0], r) for r in partings_for(rows)]

@@ -83,6 +83,38 @@ def test_from_a_mid_game_position(tmp_path: Path) -> None:
     assert data["partings"][0]["step"] is not None
 
 
+def test_step_starts_after_the_first_k_moves_of_a_plan(tmp_path: Path) -> None:
+    """``--step K``: the rows are those of the position after the plan's first K moves (the
+    plan's later moves need not be legal: only the first K are replayed); K past the plan's
+    end, --step with --seed or with a position: one-line errors, exit 2."""
+    from model.records import Plan
+
+    deal = parse_deal_text(DEAL)
+    left = parse_deal_text(DEAL.replace("hand_size=2", "hand_size=2 bridge_replace_cost=left"))
+    line = solve(left, "none").continuation  # wins under "left", illegal under "max" later
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps(Plan(deal, list(line)).to_json()))
+    game = Game(deal)
+    for mv in line[:2]:
+        game.push(mv)
+    pos = tmp_path / "pos.json"
+    pos.write_text(json.dumps({"position": game.to_position()}))
+    after = variants_json(str(plan), "--step", "2", "--vary", "bridge_replace_cost=max,left")
+    there = variants_json(str(pos), "--vary", "bridge_replace_cost=max,left")
+    assert [r["verdict"] for r in after["rows"]] == [r["verdict"] for r in there["rows"]] \
+        == ["loss", "win"]
+    assert after["start"] == f"{plan}, after 2 moves"
+    whole = run("variants", str(plan), "--vary", "bridge_replace_cost")
+    assert whole.exit_code == 2 and "illegal" in whole.stderr, whole.output
+    for args, needle in (([str(plan), "--step", str(len(line) + 1)], "--step must be from 0"),
+                         (["--seed", "1", "--step", "1"], "--step applies to a PLAN"),
+                         ([str(pos), "--step", "1"], "this is a position")):
+        r = run("variants", *args)
+        assert r.exit_code == 2, (args, r.output)
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and needle in lines[0], lines
+
+
 def test_every_ruling_combination_for_a_seed() -> None:
     data = variants_json("--seed", "11", "--rules", "preset=tiny", "--rules", "rows=2",
                          "--rules", "values=3", "--rules", "hand_size=2")
