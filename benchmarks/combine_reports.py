@@ -57,13 +57,50 @@ def _cards_out(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "histogram": {str(k): v for k, v in sorted(hist.items())}}
 
 
+def _count(v: Any, what: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        raise CombineError(f"{what} is not a count: {v!r}")
+    return v
+
+
+def _check(report: Any, i: int) -> None:
+    """Raise :class:`CombineError` unless ``report`` has the shape of a report's JSON."""
+    if not isinstance(report, dict) or not isinstance(report.get("groups"), list) \
+            or not isinstance(report.get("pairs", []), list):
+        raise CombineError(f"report {i}: not the JSON of ascent study report --json")
+    for g in report["groups"]:
+        if not isinstance(g, dict) or not isinstance(g.get("cards_out", {}), dict):
+            raise CombineError(f"report {i}: a group is not an object")
+        for c in COUNTS:
+            _count(g.get(c), f"report {i}: {c}")
+        for k, v in g.get("cards_out", {}).get("histogram", {}).items():
+            if not (isinstance(k, str) and k.isascii() and k.isdigit()):
+                raise CombineError(f"report {i}: cards-out histogram key {k!r} is not a number")
+            _count(v, f"report {i}: cards-out histogram count")
+    for q in report.get("pairs", []):
+        if not isinstance(q, dict) or any(k not in q for k in PAIR_KEY):
+            raise CombineError(f"report {i}: a pair is not an object with {', '.join(PAIR_KEY)}")
+        for c in PAIR_COUNTS:
+            _count(q.get(c), f"report {i}: {c}")
+    keys = [_group_key(g) for g in report["groups"]]
+    if len(set(keys)) != len(keys):
+        raise CombineError(f"report {i}: a group appears twice")
+
+
 def combine(reports: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The sum of ``reports`` (each ``{"groups": [...], "pairs": [...]}``, as
     ``ascent study report --json`` prints). Groups and pairs keep the first report's order.
-    Raises :class:`CombineError` unless every report has the same groups and pairs."""
+
+    ``differing_seeds`` is the union of the parts' lists (each report lists at most 20).
+    With objective ``waste`` the count of proven optima (``cards_out.optimal``) is summed; the
+    median bound cannot be combined and is left out.
+    Raises :class:`CombineError` for a report of another shape, parts with other groups or
+    pairs, or parts whose lists of differing seeds share a seed (so not disjoint)."""
     if not reports:
         raise CombineError("no reports to combine")
-    keys = [[_group_key(g) for g in r.get("groups", [])] for r in reports]
+    for i, r in enumerate(reports, 1):
+        _check(r, i)
+    keys = [[_group_key(g) for g in r["groups"]] for r in reports]
     pkeys = [[tuple(p[k] for k in PAIR_KEY) for p in r.get("pairs", [])] for r in reports]
     for i in range(1, len(reports)):
         if sorted(keys[i]) != sorted(keys[0]):
@@ -74,22 +111,35 @@ def combine(reports: Sequence[dict[str, Any]]) -> dict[str, Any]:
     groups = []
     for key in keys[0]:
         parts = [g for r in reports for g in r["groups"] if _group_key(g) == key]
-        s = {c: sum(int(g[c]) for g in parts) for c in COUNTS}
+        s = {c: sum(g[c] for g in parts) for c in COUNTS}
+        if s["won"] + s["lost"] + s["unknown"] + s["error"] != s["total"]:
+            raise CombineError(f"group {dict(key)}: won + lost + unknown + error is not total")
         lo, hi = wilson_unknown(s["won"], s["unknown"] + s["error"], s["total"])
+        cards = _cards_out([g.get("cards_out", {}) for g in parts])
+        optimal = [g["cards_out"]["optimal"] for g in parts if "optimal" in g.get("cards_out", {})]
+        if optimal:
+            cards["optimal"] = sum(_count(x, "cards_out.optimal") for x in optimal)
         groups.append({**{k: parts[0][k] for k in parts[0] if k not in SUMMARY_KEYS}, **s,
                        "share_won": s["won"] / s["total"] if s["total"] else None,
                        "interval": [lo, hi],
                        "unknown_share": (s["unknown"] + s["error"]) / s["total"] if s["total"] else None,
                        "median_s": None, "p95_s": None,
-                       "max_s": max((g["max_s"] for g in parts if g.get("max_s") is not None),
-                                    default=None),
-                       "cards_out": _cards_out([g.get("cards_out", {}) for g in parts])})
+                       "max_s": max((g["max_s"] for g in parts
+                                     if isinstance(g.get("max_s"), (int, float))), default=None),
+                       "cards_out": cards})
     pairs = []
     for key in pkeys[0]:
         parts = [p for r in reports for p in r["pairs"] if tuple(p[k] for k in PAIR_KEY) == key]
+        seen: set = set()
+        for q in parts:
+            mine = set(q.get("differing_seeds") or [])
+            if mine & seen:
+                raise CombineError(f"{key[3]} ({key[0]} players): seed(s) {sorted(mine & seen)} "
+                                   "differ in two parts, so the parts are not disjoint")
+            seen |= mine
         pairs.append({**dict(zip(PAIR_KEY, key)),
-                      **{c: sum(int(p[c]) for p in parts) for c in PAIR_COUNTS},
-                      "differing_seeds": sorted({s for p in parts for s in p.get("differing_seeds", [])})})
+                      **{c: sum(p[c] for p in parts) for c in PAIR_COUNTS},
+                      "differing_seeds": sorted(seen)})
     return {"groups": groups, "pairs": pairs}
 
 
@@ -110,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--markdown", action="store_true", help="Markdown tables instead of JSON")
     a = ap.parse_args(argv)
     try:
+        paths = [os.path.realpath(x) for x in a.reports]
+        if len(set(paths)) != len(paths):
+            raise CombineError("a report is given twice: the parts must be on disjoint seeds")
         loaded = []
         for path in a.reports:
             try:
@@ -117,8 +170,6 @@ def main(argv: list[str] | None = None) -> int:
                     loaded.append(json.load(fh))
             except (OSError, ValueError) as exc:
                 raise CombineError(f"{path}: {exc}") from None
-            if not isinstance(loaded[-1], dict) or "groups" not in loaded[-1]:
-                raise CombineError(f"{path}: not the JSON of ascent study report --json")
         result = combine(loaded)
     except CombineError as exc:
         print(f"error: {exc}", file=sys.stderr)

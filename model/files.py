@@ -31,8 +31,9 @@ def link_new(path: str | os.PathLike, write: Callable[[IO[bytes]], object]) -> P
     Returns ``path`` as a :class:`~pathlib.Path`. Raises :class:`FileExistsError` if
     ``path`` exists (also when it appears while writing), :class:`FileNotFoundError` if
     its folder does not exist, other :class:`OSError` if the disk is full, the file too
-    large (``ulimit -f``) or the folder not writable, and whatever ``write`` raises; in
-    every case nothing is left behind.
+    large (``ulimit -f``) or the folder not writable (an error that names no file, such as
+    a full disk, is raised again naming ``path``), and whatever ``write`` raises; in every
+    case nothing is left behind.
     """
     path = Path(path)
     if path.exists() or path.is_symlink():
@@ -40,11 +41,16 @@ def link_new(path: str | os.PathLike, write: Callable[[IO[bytes]], object]) -> P
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
-        os.fchmod(fd, 0o666 & ~_umask())
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
+        try:
+            os.fchmod(fd, 0o666 & ~_umask())
+            with os.fdopen(fd, "wb") as fh:
+                write(fh)
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError as exc:  # a full disk names no file: name the one being written
+            if exc.filename is None and exc.errno is not None:
+                raise OSError(exc.errno, exc.strerror, str(path)) from exc
+            raise
         try:
             os.link(tmp, path)
         except FileExistsError:

@@ -79,22 +79,27 @@ WHOLE_COLUMNS = frozenset({"players", "seed", *INT_RANGES})
 
 
 def _whole(text: str) -> bool:
-    return text.isascii() and text.isdigit()
+    return text.isascii() and text.isdigit() and len(text) <= 20
 
 
-def _number(text: str) -> bool:
+def _seconds(text: str) -> float | None:
+    """``text`` as a finite, non-negative number of seconds, or ``None``."""
+    if not text.isascii():
+        return None
     try:
-        float(text)
+        x = float(text)
     except ValueError:
-        return False
-    return True
+        return None
+    return x if x == x and 0 <= x < float("inf") else None
 
 
 def parse_only(items: Sequence[str]) -> list[tuple[str, Any]]:
-    """``--only K=V1,V2`` filters (``K=A-B`` for a range of whole numbers, e.g. seeds).
-    Returns ``(column, predicate)`` pairs; raises :class:`ReportError` for a bad item (an
-    unknown column, or a value that is not a whole number where the column holds them:
-    ``players``, ``seed`` and the whole-number rule options)."""
+    """``--only K=V1,V2`` filters (``K=A-B`` for a range of whole numbers, e.g. seeds; empty
+    values between commas are ignored). Returns ``(column, predicate)`` pairs; raises
+    :class:`ReportError` for a bad item: an unknown column, no value, a value that is not a
+    whole number where the column holds them (``players``, ``seed`` and the whole-number rule
+    options), a range that runs backwards, or a ``time_limit`` that is not a number of
+    seconds (compared as a number: ``10`` and ``10.0`` are the same)."""
     valid = [*GROUP_COLUMNS, "preset", *INT_RANGES, *ALL_CHOICES, "verdict"]
     out = []
     for item in items:
@@ -103,22 +108,36 @@ def parse_only(items: Sequence[str]) -> list[tuple[str, Any]]:
         if not sep or k not in valid:
             raise ReportError(f"--only takes COLUMN=V1,V2 with a column of: {', '.join(valid)}; "
                               f"not {item!r}")
+        values = [x.strip() for x in vs.split(",") if x.strip()]
+        if not values:
+            raise ReportError(f"--only {item}: give at least one value after '='")
         wanted: set[str] = set()
         ranges: list[tuple[int, int]] = []
-        for v in (x.strip() for x in vs.split(",")):
+        seconds: set[float] = set()
+        for v in values:
             a, dash, b = v.partition("-")
-            if dash and _whole(a) and _whole(b):
-                ranges.append((int(a), int(b)))
+            if k == "time_limit":
+                x = _seconds(v)
+                if x is None:
+                    raise ReportError(f"--only {item}: time_limit takes seconds (one number "
+                                      f"each), not {v!r}")
+                seconds.add(x)
+            elif dash and _whole(a.strip()) and _whole(b.strip()):
+                lo, hi = int(a), int(b)
+                if lo > hi:
+                    raise ReportError(f"--only {item}: the range {v} runs backwards "
+                                      f"(write {hi}-{lo})")
+                ranges.append((lo, hi))
             elif k in WHOLE_COLUMNS and not _whole(v):
                 raise ReportError(f"--only {item}: {k} takes whole numbers or ranges A-B, "
                                   f"not {v!r}")
-            elif k == "time_limit" and not _number(v):
-                raise ReportError(f"--only {item}: time_limit takes seconds, not {v!r}")
             else:
                 wanted.add(str(int(v)) if k in WHOLE_COLUMNS else v)
 
-        def pred(x: Any, wanted=wanted, ranges=ranges) -> bool:
-            if str(x) in wanted or (isinstance(x, float) and f"{x:g}" in wanted):
+        def pred(x: Any, wanted=wanted, ranges=ranges, seconds=seconds) -> bool:
+            if seconds:
+                return isinstance(x, (int, float)) and float(x) in seconds
+            if str(x) in wanted:
                 return True
             return isinstance(x, int) and any(a <= x <= b for a, b in ranges)
         out.append((k, pred))

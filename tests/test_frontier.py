@@ -183,3 +183,43 @@ def test_the_frontier_benchmark_limits_are_cpu_seconds_of_every_search_module(tm
         assert r["verdict"] == here.verdict != "unknown", r
         assert (r["value"], r["optimal"]) == (here.value, here.optimal), r
         assert r["nodes"] > 0 and r["seconds"] >= 0
+
+
+def test_the_frontier_report_states_each_target_met_missed_or_incomplete(tmp_path) -> None:
+    """benchmarks/frontier.py targets(): a target is met or missed only on the deals it asks
+    for, and "incomplete" while the deals not yet run could still change the verdict."""
+    import json
+
+    from benchmarks.frontier import targets
+
+    def write(name, rows):
+        (tmp_path / name).write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+    def row(p, seed, optimal, value, bound, rules=""):
+        return {"players": p, "seed": seed, "optimal": optimal, "value": value, "bound": bound,
+                "gap": value - bound, "rules": rules, "verdict": "win"}
+
+    # waste: 50 of the 100 solo deals proven (met); turns: solo 60 of 60 run proven (incomplete),
+    # 2 players 20 of 30 proven (missed), 3 players 27 of 30 (met), one of them at 46 (above 45)
+    write("optimum-waste-after.jsonl", [row(1, s, s <= 50, 20, 20 if s <= 50 else 10)
+                                        for s in range(1, 101)])
+    write("optimum-turns-after.jsonl",
+          [row(1, s, True, 45, 45) for s in range(1, 61)]
+          + [row(2, s, s <= 20, 46, 46 if s <= 20 else 45) for s in range(1, 31)]
+          + [row(3, s, s <= 27, 46 if s == 1 else 45, 46 if s == 1 else 45 - (s > 27))
+             for s in range(1, 31)])
+    write("ladder-after.jsonl", [{"rules": "preset=tiny,hand_size=2", "seed": s,
+                                  "verdict": "loss" if s <= 2 else "unknown"} for s in range(1, 6)])
+    text = "\n".join(targets(tmp_path))
+    lines = {ln.split(" | ")[0].lstrip("| "): ln for ln in text.splitlines() if ln.startswith("| ")}
+    assert lines["waste optimum proven for at least half of the solo deals"].endswith("**met** |")
+    assert "50 of 100" in lines["waste optimum proven for at least half of the solo deals"]
+    gap = lines["median gap (best found − proven bound) at most 2 cards, all deals"]
+    assert "| 5.0 |" in gap and "incomplete" in gap  # 100 of the 220 deals asked
+    assert lines["turns optimum proven for at least 90 % of deals, 1 player(s)"].endswith("incomplete |")
+    assert lines["turns optimum proven for at least 90 % of deals, 2 player(s)"].endswith("**missed** |")
+    three = lines["turns optimum proven for at least 90 % of deals, 3 player(s)"]
+    assert three.endswith("**met** |") and "1 of them above one move per slot" in three
+    # the ladder's first rung: 2 of 5 decided, 15 not run: 17 < 18 can no longer reach 90 %
+    assert lines["ladder `preset=tiny,hand_size=2`: at least 90% decided in the limit"].endswith(
+        "**missed** (whatever the rest gives) |")

@@ -138,11 +138,22 @@ def test_plots_never_overwrite_and_non_ascii_ranges_are_values(tmp_path: Path) -
     assert run("study", "report", "--db", str(db), "--plots", str(other)).exit_code == 2
     assert {p.name: p.read_bytes() for p in other.iterdir()} == before
     # Arabic-Indic digits are not a range of seeds, nor a word a seed: one-line errors
-    for bad in ("seed=\u0661-\u0662", "seed=abc", "players=1,x", "hand_size=five",
-                "time_limit=ten"):
+    for bad, needle in (("seed=\u0661-\u0662", "takes"), ("seed=abc", "takes"),
+                        ("players=1,x", "takes"), ("hand_size=five", "takes"),
+                        ("time_limit=ten", "takes"), ("time_limit=nan", "takes"),
+                        ("time_limit=5-20", "takes"), ("time_limit=-10", "takes"),
+                        ("seed=" + "9" * 30, "takes"), ("seed=5-3", "runs backwards"),
+                        ("seed=1,5-3", "runs backwards"), ("seed=,", "at least one value")):
         r = run("study", "report", "--db", str(db), "--only", bad)
-        assert r.exit_code == 2 and "takes" in r.stderr, (bad, r.output)
+        assert r.exit_code == 2 and needle in r.stderr, (bad, r.output)
         assert len(r.stderr.strip().splitlines()) == 1
+    # time_limit is compared as a number; empty values between commas are ignored
+    counts = set()
+    for only in ("time_limit=10", "time_limit=10.0", "time_limit=1e1", "seed=1-10,", "seed=,1-10"):
+        r = run("study", "report", "--db", str(db), "--json", "--by", "players", "--only", only)
+        assert r.exit_code == 0, (only, r.output)
+        counts.add(sum(g["total"] for g in json.loads(r.stdout)["groups"]))
+    assert counts == {24}
     # a whole number written with a leading zero is that number
     r = run("study", "report", "--db", str(db), "--json", "--only", "seed=02")
     assert r.exit_code == 0 and json.loads(r.stdout)["groups"][0]["total"] >= 1, r.output
