@@ -227,9 +227,9 @@ def write_records(rows: Sequence[dict[str, Any]], directory: str | os.PathLike) 
         n = 0
         while True:
             path = d / (f"{stem}.json" if n == 0 else f"{stem}-{n}.json")
-            if not path.exists():
+            if not path.exists() and not path.is_symlink():
                 break
-            if path.read_text(encoding="utf-8") == text:
+            if path.exists() and path.read_text(encoding="utf-8") == text:
                 kept += 1
                 path = None
                 break

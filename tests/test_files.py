@@ -62,3 +62,9 @@ def test_a_missing_folder_is_an_error(tmp_path):
     with pytest.raises(FileNotFoundError):
         write_new_text(tmp_path / "no" / "such.txt", "x")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_name_of_the_longest_legal_length_is_written(tmp_path):
+    name = "n" * 250 + ".json"  # 255 bytes: legal, though a temporary name beside it is longer
+    p = write_new_text(tmp_path / name, "{}\n")
+    assert p.read_text() == "{}\n" and sorted(x.name for x in tmp_path.iterdir()) == [name]

@@ -111,6 +111,16 @@ def test_records_are_never_written_over(tmp_path: Path, monkeypatch) -> None:
     assert (tmp_path / "greedy-p1-seed1.json").read_text() == "someone else's\n"
     assert json.loads((tmp_path / "greedy-p1-seed1-1.json").read_text())["deal"]["seed"] == 1
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    # a dangling symlink under the name is kept; the record goes to the next name once, and a
+    # rerun finds it there (kept, not written again)
+    monkeypatch.setattr(sim.os, "link", real_link)
+    (tmp_path / "greedy-p1-seed2.json").symlink_to(tmp_path / "nowhere")
+    row2 = {**row, "seed": 2}
+    assert sim.write_records([row2], tmp_path) == (1, 0)
+    assert sim.write_records([row2], tmp_path) == (0, 1)
+    assert (tmp_path / "greedy-p1-seed2.json").is_symlink() and not (tmp_path / "nowhere").exists()
+    assert sorted(p.name for p in tmp_path.iterdir() if "seed2" in p.name) == [
+        "greedy-p1-seed2-1.json", "greedy-p1-seed2.json"]
 
 
 def test_proven_open_hand_verdicts_are_reused_across_bots(tmp_path: Path, monkeypatch) -> None:
