@@ -39,8 +39,9 @@ def link_new(path: str | os.PathLike, write: Callable[[IO[bytes]], object]) -> P
     if path.exists() or path.is_symlink():
         raise FileExistsError(17, "File exists", str(path))
     folder = path.parent if str(path.parent) else Path(".")
-    # the temporary name stays within NAME_MAX (255) whatever the length of the name
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:200]}.", suffix=".tmp", dir=folder)
+    # the temporary name stays within NAME_MAX (255 bytes) whatever the length of the name
+    stem = os.fsencode(path.name)[:200].decode("utf-8", "ignore")
+    fd, tmp = tempfile.mkstemp(prefix=f".{stem}.", suffix=".tmp", dir=folder)
     try:
         try:
             os.fchmod(fd, 0o666 & ~_umask())
