@@ -132,11 +132,31 @@ class Summary:
 # ---- the database ------------------------------------------------------------------------
 
 
-def connect(db_path: str | os.PathLike, create: bool = True) -> sqlite3.Connection:
+def _tables_of(path: Path) -> set[str] | None:
+    """The table names of the SQLite database ``path``, read without writing (``None`` if it
+    cannot be read: :func:`connect` then reports why)."""
+    try:
+        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+    except sqlite3.Error:
+        return None
+    try:
+        return {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error:
+        return None
+    finally:
+        con.close()
+
+
+def connect(db_path: str | os.PathLike, create: bool = True,
+            tables: Sequence[str] | None = None) -> sqlite3.Connection:
     """Open ``db_path`` as an SQLite database in WAL mode (creating it when ``create``).
 
-    Raises :class:`RunnerError` if the file is not an SQLite database, cannot be created or
-    opened, or cannot be written. Never truncates an existing file.
+    ``tables``: the tables of the command's own databases; an existing database that has
+    tables but none of these is another program's, and is refused before anything is written
+    to it (not even the switch to WAL).
+    Raises :class:`RunnerError` if the file is not an SQLite database (or is another
+    program's), cannot be created or opened, or cannot be written. Never truncates an
+    existing file.
     """
     if str(db_path) in ("", ":memory:"):  # SQLite's names for a database of no file
         raise RunnerError(f"{str(db_path)!r}: the results database must be a file")
@@ -151,6 +171,11 @@ def connect(db_path: str | os.PathLike, create: bool = True) -> sqlite3.Connecti
         with open(path, "rb") as fh:
             if fh.read(16) != b"SQLite format 3\x00":
                 raise RunnerError(f"{path}: not an SQLite database (the file is left as it is)")
+        have = _tables_of(path) if tables is not None else None
+        if have and not have & set(tables):
+            raise RunnerError(
+                f"{path}: an SQLite database of other tables ({', '.join(sorted(have)[:5])}), "
+                "not one this command wrote; the file is left as it is: use another --db")
     try:
         con = sqlite3.connect(str(path), timeout=30, isolation_level=None)
         con.execute("PRAGMA journal_mode=WAL")
@@ -412,7 +437,7 @@ def run_tasks(fn: Callable[[dict], dict], tasks: Sequence[dict], db_path: str | 
         raise RunnerError("every task needs a non-empty string key")
     if len(set(keys)) != len(keys):
         raise RunnerError("task keys are not unique")
-    con = connect(db_path)
+    con = connect(db_path, tables=(table,))
     summary = Summary(total=len(tasks))
     start = time.monotonic()
     old_term = _term_as_interrupt()

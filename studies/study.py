@@ -280,7 +280,7 @@ def plan_run(db_path: str | os.PathLike, grid: Grid, retry_unknown: bool = False
     Creates the database and its tables when missing. Raises
     :class:`~studies.runner.RunnerError` for a file that is not a study database.
     """
-    con = connect(db_path)
+    con = connect(db_path, tables=(TABLE, "runs"))
     try:
         ensure_table(con, TABLE, COLUMNS, str(db_path))
         _ensure_runs(con, str(db_path))

@@ -229,6 +229,26 @@ def test_bad_databases_are_refused_untouched(tmp_path: Path) -> None:
         ro.chmod(0o700)
 
 
+def test_another_programs_database_is_refused_before_any_write(tmp_path: Path) -> None:
+    """A database with tables but none of a study's is another program's: refused before any
+    write, not even the switch to WAL; so is it by ascent simulate."""
+    theirs = tmp_path / "theirs.db"
+    with sqlite3.connect(theirs) as con:
+        con.execute("CREATE TABLE t (x INTEGER)")
+        con.execute("INSERT INTO t VALUES (1)")
+    con.close()
+    before = theirs.read_bytes()
+    r = run("study", "run", "--players", "1", "--deals", "1", "--rules", "preset=tiny",
+            "--db", str(theirs), "--workers", "1")
+    assert r.exit_code == 2 and "other tables (t)" in r.stderr, r.output
+    assert len(r.stderr.strip().splitlines()) == 1
+    r = run("simulate", "--bot", "greedy", "--players", "1", "--seeds", "1", "--rules",
+            "preset=tiny", "--workers", "1", "--db", str(theirs), "--quiet")
+    assert r.exit_code == 2 and "other tables (t)" in r.stderr, r.output
+    assert theirs.read_bytes() == before
+    assert sorted(x.name for x in tmp_path.iterdir() if x.name.startswith("theirs")) == ["theirs.db"]
+
+
 def test_unreachable_scheduler_is_one_line_exit_2(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
