@@ -44,7 +44,9 @@ def _start(path, seed, deal_file, players, rule_options, players_given, step=Non
     rep = plan.replay(k)
     if rep.error is not None:  # illegal under the plan's own rules: bad input, not a row
         raise CliError(f"{src.name}: {describe_illegal(plan, rep.error)}")
-    name = src.name if step is None else f"{src.name}, after {k} moves"
+    name = f"{src.name}, after {k} moves" if step is not None or n else src.name
+    if step is None and n:
+        name += " (the whole plan; --step K starts earlier)"
     moves = list(plan.moves[:k])
     if plan.deal is not None:
         return Start(name, deal=plan.deal, moves=moves), plan.deal.rules
@@ -77,10 +79,12 @@ def _start(path, seed, deal_file, players, rule_options, players_given, step=Non
 def variants(position: str | None, seed: int | None, deal_file: str | None, players: int,
              rule_options: tuple[str, ...], step: int | None, objective: str, vary: tuple[str, ...],
              time_limit: float, memory_limit: int, as_json: bool) -> None:
-    """Solve one deal (or a POSITION, or the position after a PLAN's moves) under every
-    combination of rule options: one row each, rows that differ from the base rules marked,
-    and for each differing row the first position where the engine's legal moves under the
-    two rule sets differ, along the better answer's line.
+    """Solve one deal (or a POSITION, or the position after a PLAN's moves, or after its
+    first K with --step) under every combination of rule options: one row each, rows whose
+    answer provably differs from the base rules' marked "≠ base" ("≠ base?" where only a
+    limit leaves them apart), and for each proven difference the first position where the
+    engine's legal moves under the two rule sets differ, along the better answer's line.
+    Turns and cards out count from the start position.
 
     \b
     Examples:
@@ -124,11 +128,21 @@ def variants(position: str | None, seed: int | None, deal_file: str | None, play
         cells += [verdict] + ([str(r.value) if r.value is not None else "-"] if objective != "none" else [])
         cells += [str(r.turns) if r.turns is not None else "-",
                   str(r.cards_out) if r.cards_out is not None else "-", f"{r.seconds:.2f}",
-                  "≠ base" if r.differs else ""]
+                  "≠ base" if r.differs else "≠ base?" if r.unproven else ""]
         t.add_row(*cells, style="bold" if r.differs else None)
     out.print(t)
+    out.print("turns and cards out: of the line found, counted from the start position"
+              + (f" ({start.name})" if start.moves else "") + ".", highlight=False)
+    if any(r.unproven for r in rows):
+        out.print("≠ base?: the answers differ only as far as the limits let the solver see (an "
+                  "unknown, or values not proven optimal); not a proven difference — give a "
+                  "longer --time-limit.", highlight=False)
     if not partings:
-        out.print("Every rule set gives the base's answer." if len(rows) > 1 else "")
+        if any(r.differs for r in rows):
+            out.print("The rows marked ≠ base cannot be set up under their rules (see the error): "
+                      "there is no line to compare.", highlight=False)
+        elif len(rows) > 1 and not any(r.unproven for r in rows):
+            out.print("Every rule set gives the base's answer.")
     for p in partings:
         changed = [k for k in p.a if p.a[k] != p.b.get(k)]
         a = " ".join(f"{k}={p.a[k]}" for k in changed)

@@ -4,7 +4,11 @@
 combination of the options to vary (by default every ruling option of ``docs/rules.md``,
 section 3: ``bridge_neighbour`` R6/R7, ``bridge_replace_cost`` R8, ``campfire_move_cost`` R9,
 and for a seeded deal ``dealing`` R13), one :class:`VariantRow` each. A row *differs* when
-its verdict or objective value differs from the base row's.
+its answer provably differs from the base row's: a win against a proven loss, objective
+values whose proven ranges (bound to best found) do not overlap, or a start that cannot be
+set up under its rules (an error). A difference that a limit leaves open (a win against an
+unknown, two best-found values that are not proven) is an *unproven difference*, shown but
+not explained.
 
 For the rows that differ with the fewest options changed (:func:`partings_for`; usually
 one), :func:`parting` follows the better row's line (its winning moves
@@ -91,14 +95,17 @@ class Start:
 @dataclass
 class VariantRow:
     """One rule set's answer: ``options`` (the varied options' values), ``rules``, and the
-    verdict, objective value, whether it is proven, the plan's turns and cards out, the
-    line (winning moves, or the furthest line) from the start, seconds; ``error`` (the
-    start cannot be built under these rules), ``differs`` from the base row."""
+    verdict, objective value, its proven ``bound``, whether it is proven optimal, the turns and
+    cards out of the line found (both counted from the start position: moves still to make
+    and cards that leave the game on the way), the line (winning moves, or the furthest
+    line) from the start, seconds; ``error`` (the start cannot be built under these rules);
+    ``differs`` from the base row (proven), ``unproven`` (differs, but not provably)."""
 
     options: dict[str, str]
     rules: RuleSet
     verdict: str = "error"
     value: int | None = None
+    bound: int | None = None
     optimal: bool = False
     turns: int | None = None
     cards_out: int | None = None
@@ -107,13 +114,15 @@ class VariantRow:
     seconds: float = 0.0
     error: str | None = None
     differs: bool = False
+    unproven: bool = False
     base: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"options": self.options, "rules": self.rules.describe(), "base": self.base,
-                "verdict": self.verdict, "value": self.value, "optimal": self.optimal,
-                "turns": self.turns, "cards_out": self.cards_out,
+                "verdict": self.verdict, "value": self.value, "bound": self.bound,
+                "optimal": self.optimal, "turns": self.turns, "cards_out": self.cards_out,
                 "best_progress": self.best_progress, "differs": self.differs,
+                "unproven_difference": self.unproven,
                 "seconds": round(self.seconds, 3), "error": self.error}
 
 
@@ -199,7 +208,8 @@ def run_variants(start: Start, base: RuleSet, vary: dict[str, list[str]],
         try:
             s = start.under(rules)
         except AscentError as exc:
-            row.error = str(exc)
+            n = getattr(exc, "move_number", None)
+            row.error = f"move {n} of the plan: {exc}" if n is not None else str(exc)
             rows.append(row)
             continue
         t = time.perf_counter()
@@ -208,6 +218,7 @@ def run_variants(start: Start, base: RuleSet, vary: dict[str, list[str]],
         if res.stats.get("interrupted"):
             raise KeyboardInterrupt
         row.verdict, row.value, row.optimal = res.verdict, res.value, res.optimal
+        row.bound = res.bound
         row.best_progress = res.best_progress
         row.line = list(res.continuation)
         if res.plan is not None:
@@ -220,11 +231,39 @@ def run_variants(start: Start, base: RuleSet, vary: dict[str, list[str]],
                 for mv in record.moves:
                     g.push(mv)
                 row.cards_out = len(g.out)
+            row.cards_out -= len(s.out) if isinstance(s, Game) else 0  # from the start position
         rows.append(row)
     base_row = rows[0]
     for r in rows[1:]:
-        r.differs = (r.verdict, r.value) != (base_row.verdict, base_row.value)
+        r.differs, r.unproven = compare(base_row, r, objective)
     return rows
+
+
+def compare(a: VariantRow, b: VariantRow, objective: str) -> tuple[bool, bool]:
+    """``(differs, unproven)`` of row ``b`` against row ``a``: proven different (an error on
+    one side only, a win against a proven loss, or objective values whose proven ranges
+    ``[bound, value]`` do not overlap), or different only as far as the limits left it
+    (an unknown against a decided verdict, values not proven apart)."""
+    if (a.error is None) != (b.error is None):
+        return True, False
+    if a.error is not None:
+        return False, False
+    decided = ("win", "loss")
+    if a.verdict != b.verdict:
+        if a.verdict in decided and b.verdict in decided:
+            return True, False
+        return False, True
+    if objective == "none" or a.verdict != "win" or a.value == b.value:
+        return False, False
+
+    def span(r: VariantRow) -> tuple[int, int]:
+        lo = r.value if r.optimal else (r.bound if r.bound is not None else 0)
+        return lo, r.value if r.value is not None else lo
+
+    (alo, ahi), (blo, bhi) = span(a), span(b)
+    if ahi < blo or bhi < alo:
+        return True, False
+    return False, True
 
 
 def partings_for(rows: Sequence[VariantRow]) -> list[VariantRow]:

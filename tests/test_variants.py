@@ -178,3 +178,40 @@ def test_a_plan_with_an_illegal_move_is_refused(tmp_path: Path) -> None:
     assert r.exit_code == 2, r.output
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "move 2" in lines[0] and "illegal" in lines[0], lines
+
+
+def test_a_plan_illegal_under_a_varied_ruling_is_an_error_row_naming_the_move(tmp_path: Path) -> None:
+    from model.records import Plan
+
+    left = parse_deal_text(DEAL.replace("hand_size=2", "hand_size=2 bridge_replace_cost=left"))
+    line = list(solve(left, "none").continuation)  # pays 0 onto the Bridge: 1 under "max"
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps(Plan(left, line).to_json()))
+    data = variants_json(str(plan), "--vary", "bridge_replace_cost")
+    base, other = data["rows"]
+    assert base["options"] == {"bridge_replace_cost": "left"} and base["error"] is None
+    assert other["error"].startswith("move ") and "of the plan" in other["error"] and other["differs"]
+    assert data["partings"] == []
+    r = run("variants", str(plan), "--vary", "bridge_replace_cost")
+    assert r.exit_code == 0, r.output
+    assert "cannot be set up under their rules" in r.stdout
+    assert "Every rule set gives the base's answer" not in r.stdout
+
+
+def test_only_proven_differences_are_differences() -> None:
+    from model.rules import RuleSet
+    from studies.variants import VariantRow, compare
+
+    def row(verdict, value=None, bound=None, optimal=False, error=None):
+        return VariantRow({}, RuleSet(), verdict=verdict, value=value, bound=bound,
+                          optimal=optimal, error=error)
+
+    assert compare(row("win"), row("loss"), "none") == (True, False)
+    assert compare(row("win"), row("unknown"), "none") == (False, True)
+    assert compare(row("win"), row("win"), "none") == (False, False)
+    assert compare(row("win"), row("error", error="move 3: illegal"), "none") == (True, False)
+    # waste: 27 found (bound 2) against 29 found (bound 3): the ranges overlap, unproven
+    assert compare(row("win", 27, 2), row("win", 29, 3), "waste") == (False, True)
+    # 5 proven against 7 found with bound 6: apart, proven
+    assert compare(row("win", 5, 5, True), row("win", 7, 6), "waste") == (True, False)
+    assert compare(row("win", 5, 5, True), row("win", 5, 5, True), "waste") == (False, False)
