@@ -94,13 +94,16 @@ def run_cmd(players: str, deals: int | None, seeds: str | None, rule_options: tu
 @click.option("--db", "db_path", required=True, metavar="FILE", help="Study database.")
 @click.option("--by", default="players,variant,objective", show_default=True,
               metavar="COLS", help="Group rows by these columns (players, variant, objective, "
-                                   "time_limit, solver_version, or a rule option such as hand_size).")
+                                   "time_limit, solver_version, seed, or a rule option such as "
+                                   "hand_size). A group that pools several rule sets or "
+                                   "objectives is noted on standard error.")
 @click.option("--plots", "plots_dir", default=None, metavar="DIR",
               help="Also draw the plots (PNG and SVG) into DIR (created if missing; a folder "
                    "that already holds them is refused, nothing is overwritten).")
 @click.option("--json", "as_json", is_flag=True,
               help='JSON: {"groups": [one object per group], "pairs": [...]}.')
-@click.option("--markdown", is_flag=True, help="Markdown tables instead of terminal tables.")
+@click.option("--markdown", is_flag=True, help="Markdown tables instead of terminal tables "
+              "(also what a pipe or a file gets), with the legend below them.")
 @click.option("--only", multiple=True, metavar="COLUMN=V1,V2",
               help="Keep only rows whose COLUMN is one of the values (A-B: a range of whole "
                    "numbers), e.g. --only objective=none --only seed=1-200 (repeatable).")
@@ -113,7 +116,8 @@ def report_cmd(db_path: str, by: str, plots_dir: str | None, as_json: bool,
     \b
     Examples:
       ascent study report --db tiny.db --plots tiny-plots
-      ascent study report --db tiny.db --by players --json
+      ascent study report --db tiny.db --by players,variant --json
+      ascent study report --db tiny.db --only variant=tiny --markdown > tiny.md
     """
     from studies.report import ReportError, report
 

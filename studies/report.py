@@ -283,6 +283,12 @@ def markdown_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
+#: What the tables' columns mean (printed below them, in the terminal and in Markdown).
+LEGEND = ("Share won: 95 % Wilson interval, unknowns counted both ways (lower end: as losses; "
+          "upper end: as wins). Cards out: wins only; with objective none the plan found (not "
+          "minimal), with waste the best found (optimal when proven).")
+
+
 def report(db_path: str, by: str = "players,variant,objective", plots_dir: str | None = None,
            as_json: bool = False, markdown: bool = False, echo=None,
            only: Sequence[str] = ()) -> dict[str, Any]:
@@ -305,6 +311,11 @@ def report(db_path: str, by: str = "players,variant,objective", plots_dir: str |
         raise ReportError(f"{db_path}: no rows match --only {' '.join(only)}")
     summaries = [(k, group_summary(g)) for k, g in groups(rows, cols).items()]
     pairs = paired(rows)
+    for col, what in (("variant", "rule sets"), ("objective", "objectives")):
+        n = len({r.get(col) for r in rows})
+        if col not in cols and n > 1:
+            echo(f"note: each group pools {n} {what} (the same deals counted once per rule set); "
+                 f"add {col} to --by, or --only {col}=…, to tell them apart", err=True)
     result = {"groups": [{**dict(zip(cols, k)), **s} for k, s in summaries], "pairs": pairs}
     written: list[str] = []
     if plots_dir is not None:
@@ -320,6 +331,7 @@ def report(db_path: str, by: str = "players,variant,objective", plots_dir: str |
         if pairs:
             echo("\nPaired on the same deals:\n")
             echo(markdown_table(PAIR_HEAD, pair_rows(pairs)))
+        echo(f"\n{len(rows)} solves. {LEGEND}")
     else:
         from rich.table import Table
 
@@ -340,10 +352,7 @@ def report(db_path: str, by: str = "players,variant,objective", plots_dir: str |
             for r in pair_rows(pairs):
                 p.add_row(*r)
             out.print(p)
-        out.print("Share won: 95 % Wilson interval, unknowns counted both ways (lower end: as "
-                  "losses; upper end: as wins). Cards out: wins only; with objective none the "
-                  "plan found (not minimal), with waste the best found (optimal when proven).",
-                  highlight=False)
+        out.print(LEGEND, highlight=False)
     if written:
         echo(f"plots: {', '.join(written)}", err=True)
     return result

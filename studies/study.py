@@ -109,9 +109,13 @@ def parse_vary(items: Iterable[str]) -> dict[str, list[str]]:
             k, vs = item.split("=", 1)
             pairs = [(k.strip(), [v.strip() for v in vs.split(",") if v.strip()])]
         else:
+            if item in INT_RANGES:
+                lo, hi = INT_RANGES[item]
+                raise StudyError(f"--vary {item}: give its values (e.g. {item}={lo},{hi}); only a "
+                                 f"ruling option alone means all its values: {', '.join(ALL_CHOICES)}")
             if item not in ALL_CHOICES:
-                raise StudyError(f"--vary {item}: give values (OPTION=V1,V2) for an option "
-                                 f"that is not a ruling; rulings: {', '.join(ALL_CHOICES)}")
+                raise StudyError(f"--vary: unknown rule option {item!r}; valid options: "
+                                 f"{', '.join([*INT_RANGES, *ALL_CHOICES])}, or 'rulings'")
             pairs = [(item, list(ALL_CHOICES[item]))]
         for k, vs in pairs:
             if k not in ALL_CHOICES and k not in INT_RANGES:

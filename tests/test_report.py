@@ -218,3 +218,17 @@ def test_reports_of_disjoint_seeds_add_up_to_the_report_of_all(tmp_path: Path, c
     assert "bad.json" in err and len(err.strip().splitlines()) == 1
     assert combine_main([str(tmp_path / "a.json"), "--markdown"]) == 0
     assert "| 1 | standard | 3 | 0 | 0 | 0 | 3 | 100.0% |" in capsys.readouterr().out
+
+
+def test_pooled_groups_are_noted_and_markdown_has_its_legend(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    make_db(db)
+    r = run("study", "report", "--db", str(db), "--by", "players", "--markdown")
+    assert r.exit_code == 0, r.output
+    assert "note: each group pools 2 rule sets" in r.stderr
+    assert "24 solves. Share won: 95 % Wilson interval" in r.stdout
+    r = run("study", "report", "--db", str(db), "--by", "players,variant", "--markdown")
+    assert r.exit_code == 0 and "pools" not in r.stderr
+    r = run("study", "report", "--db", str(db), "--by", "players", "--markdown",
+            "--only", f"variant={BASE}")
+    assert r.exit_code == 0 and "pools" not in r.stderr

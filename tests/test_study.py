@@ -170,6 +170,8 @@ def run(*args: str):
 @pytest.mark.parametrize("args, needle", [
     (["--players", "1", "--deals", "2", "--vary", "colour=x"], "unknown rule option 'colour'"),
     (["--players", "1", "--deals", "2", "--vary", "dealing=sideways"], "unknown value 'sideways'"),
+    (["--players", "1", "--deals", "2", "--vary", "campfire"], "unknown rule option 'campfire'"),
+    (["--players", "1", "--deals", "2", "--vary", "hand_size"], "give its values (e.g. hand_size="),
     (["--players", "1", "--deals", "2", "--rules", "nope=1"], "unknown rule option 'nope'"),
     (["--players", "1", "--seeds", "5-4"], "range 5-4 is empty"),
     (["--players", "1", "--deals", "0"], "--deals must be at least 1"),
