@@ -69,7 +69,7 @@ def run_cmd(players: str, deals: int | None, seeds: str | None, rule_options: tu
     \b
     Examples:
       ascent study run --players 1-2 --deals 10 --rules preset=tiny --db tiny.db --workers 1
-      ascent study run --players 1-2 --deals 3 --rules preset=tiny --vary rulings --each --db tiny.db
+      ascent study run --players 1-2 --deals 3 --rules preset=tiny --vary rulings --each --db tiny.db --workers 1
     """
     from studies.study import build_grid, run_study
 

@@ -339,16 +339,21 @@ def report(db_path: str, by: str = "players,variant,objective", plots_dir: str |
 
         out = console()
         t = Table(title=f"{db_path}: {len(rows)} solves", title_justify="left")
+        # the rule sets are what a designer compares: their column is as wide as their
+        # longest option (up to 40 characters), so that no option is cut in the middle
+        widest = max((len(w) for r in rows for w in str(r.get("variant", "")).split()), default=0)
         for h in [*cols, *SHORT_HEAD]:
             t.add_column(h, justify="right" if h not in ("variant", "objective") else "left",
-                         overflow="fold")
+                         overflow="fold", min_width=min(40, widest) if h == "variant"
+                         else 13 if h == "95% CI" else None)
         for r in table_rows(summaries):
             t.add_row(*r)
         out.print(t)
         if pairs:
             p = Table(title="Paired on the same deals", title_justify="left")
             for h in PAIR_HEAD:
-                p.add_column(h, overflow="fold")
+                p.add_column(h, overflow="fold",
+                             min_width=min(40, widest) if h in ("baseline", "rule set") else None)
             for r in pair_rows(pairs):
                 p.add_row(*r)
             out.print(p)
