@@ -21,7 +21,10 @@ def _start(path, seed, deal_file, players, rule_options, players_given, step=Non
     if len(given) != 1:
         raise CliError("give exactly one of --seed N, --deal FILE and a POSITION or PLAN file")
     if step is not None and path is None:
-        raise CliError("--step applies to a PLAN argument (the position after its first K moves)")
+        hint = f": give the plan as the argument, ascent variants {deal_file} --step {step}" \
+            if deal_file not in (None, "-") else ""
+        raise CliError("--step applies to a PLAN argument (the position after its first K "
+                       f"moves){hint}")
     if seed is not None:
         src = load_source(None, seed=seed, players=players, rule_options=rule_options)
         deal = src.plan.deal
@@ -152,7 +155,8 @@ def variants(position: str | None, seed: int | None, deal_file: str | None, play
             out.print(p.note)
             continue
         g = p.game
-        line = f"after {p.step} move(s) of the line found under {a}"
+        line = f"after {p.step} move(s) of the line found under {a}" + (
+            " from the start position" if start.moves else "")
         if p.line_move is not None:
             mark = " (legal under this rule set only)" if p.line_move_only_a else ""
             line += f"; its next move: {g.move_text(p.line_move)}{mark}"
