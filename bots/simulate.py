@@ -110,12 +110,12 @@ def reuse_open_verdicts(db_path: str | os.PathLike, tasks: Sequence[dict[str, An
     player count, seed), whatever bot or time limit produced it, as
     ``task["known_open_verdict"]``: :func:`play_task` then does not solve that deal again.
     Unknown verdicts are solved again. Returns the number of tasks given one. The database
-    is opened read-only (SQLite may leave the ``-wal``/``-shm`` files of a WAL database
-    beside it; the runner's connection removes them when it closes); a missing file, or one
+    is read without writing (:func:`studies.runner.read_only_uri`); a missing file, or one
     without the table, gives 0 (the runner decides whether the file can be used)."""
     try:
-        uri = Path(db_path).resolve().as_uri() + "?mode=ro"
-        con = sqlite3.connect(uri, uri=True)
+        from studies.runner import read_only_uri
+
+        con = sqlite3.connect(read_only_uri(db_path), uri=True)
     except (OSError, ValueError, sqlite3.Error):
         return 0
     try:

@@ -21,8 +21,7 @@ def _start(path, seed, deal_file, players, rule_options, players_given, step=Non
     if len(given) != 1:
         raise CliError("give exactly one of --seed N, --deal FILE and a POSITION or PLAN file")
     if step is not None and path is None:
-        hint = f": give the plan as the argument, ascent variants {deal_file} --step {step}" \
-            if deal_file not in (None, "-") else ""
+        hint = ": give a plan file as the argument, not with --deal" if deal_file is not None else ""
         raise CliError("--step applies to a PLAN argument (the position after its first K "
                        f"moves){hint}")
     if seed is not None:
@@ -48,8 +47,6 @@ def _start(path, seed, deal_file, players, rule_options, players_given, step=Non
     if rep.error is not None:  # illegal under the plan's own rules: bad input, not a row
         raise CliError(f"{src.name}: {describe_illegal(plan, rep.error)}")
     name = f"{src.name}, after {k} moves" if step is not None or n else src.name
-    if step is None and n:
-        name += " (the whole plan; --step K starts earlier)"
     moves = list(plan.moves[:k])
     if plan.deal is not None:
         return Start(name, deal=plan.deal, moves=moves), plan.deal.rules
@@ -114,7 +111,8 @@ def variants(position: str | None, seed: int | None, deal_file: str | None, play
                           "partings": [p.to_json() for p in partings]}))
         return
     out = console()
-    t = Table(title=f"{start.name}: {base.describe()}, objective {objective}, "
+    whole = " (the whole plan; --step K starts earlier)" if start.moves and step is None else ""
+    t = Table(title=f"{start.name}{whole}: {base.describe()}, objective {objective}, "
                     f"{time_limit:g} s per solve", title_justify="left")
     for k in vary_opts:
         t.add_column(k.replace("_", "\n"))
@@ -144,6 +142,8 @@ def variants(position: str | None, seed: int | None, deal_file: str | None, play
         if any(r.differs for r in rows):
             out.print("The rows marked ≠ base cannot be set up under their rules (see the error): "
                       "there is no line to compare.", highlight=False)
+        elif len(rows) > 1 and all(r.verdict == "unknown" for r in rows if r.error is None):
+            out.print("No rule set was decided within the limit: give a longer --time-limit.")
         elif len(rows) > 1 and not any(r.unproven for r in rows):
             out.print("Every rule set gives the base's answer.")
     for p in partings:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from model.files import link_new
+from studies.runner import read_only_uri
 from model.rules import ALL_CHOICES, INT_RANGES
 from studies.stats import percentile, wilson_unknown
 
@@ -48,7 +49,7 @@ def load_rows(db_path: str | os.PathLike) -> list[dict[str, Any]]:
         if fh.read(16) != b"SQLite format 3\x00":
             raise ReportError(f"{path}: not an SQLite database")
     try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+        con = sqlite3.connect(read_only_uri(path), uri=True, timeout=30)
         con.row_factory = sqlite3.Row
         try:
             rows = [dict(r) for r in con.execute("SELECT * FROM solves")]
@@ -311,11 +312,13 @@ def report(db_path: str, by: str = "players,variant,objective", plots_dir: str |
         raise ReportError(f"{db_path}: no rows match --only {' '.join(only)}")
     summaries = [(k, group_summary(g)) for k, g in groups(rows, cols).items()]
     pairs = paired(rows)
-    for col, what in (("variant", "rule sets"), ("objective", "objectives")):
-        n = len({r.get(col) for r in rows})
+    grouped = groups(rows, cols)
+    for col, what, one in (("variant", "rule sets", "rule set"),
+                           ("objective", "objectives", "objective")):
+        n = max((len({r.get(col) for r in g}) for g in grouped.values()), default=0)
         if col not in cols and n > 1:
-            echo(f"note: each group pools {n} {what} (the same deals counted once per rule set); "
-                 f"add {col} to --by, or --only {col}=…, to tell them apart", err=True)
+            echo(f"note: a group pools up to {n} {what} (the same deals counted once per "
+                 f"{one}); add {col} to --by, or --only {col}=…, to tell them apart", err=True)
     result = {"groups": [{**dict(zip(cols, k)), **s} for k, s in summaries], "pairs": pairs}
     written: list[str] = []
     if plots_dir is not None:
@@ -339,21 +342,16 @@ def report(db_path: str, by: str = "players,variant,objective", plots_dir: str |
 
         out = console()
         t = Table(title=f"{db_path}: {len(rows)} solves", title_justify="left")
-        # the rule sets are what a designer compares: their column is as wide as their
-        # longest option (up to 40 characters), so that no option is cut in the middle
-        widest = max((len(w) for r in rows for w in str(r.get("variant", "")).split()), default=0)
         for h in [*cols, *SHORT_HEAD]:
             t.add_column(h, justify="right" if h not in ("variant", "objective") else "left",
-                         overflow="fold", min_width=min(40, widest) if h == "variant"
-                         else 13 if h == "95% CI" else None)
+                         overflow="fold")
         for r in table_rows(summaries):
             t.add_row(*r)
         out.print(t)
         if pairs:
             p = Table(title="Paired on the same deals", title_justify="left")
             for h in PAIR_HEAD:
-                p.add_column(h, overflow="fold",
-                             min_width=min(40, widest) if h in ("baseline", "rule set") else None)
+                p.add_column(h, overflow="fold")
             for r in pair_rows(pairs):
                 p.add_row(*r)
             out.print(p)

@@ -132,28 +132,42 @@ class Summary:
 # ---- the database ------------------------------------------------------------------------
 
 
-def _tables_of(path: Path) -> set[str] | None:
-    """The table names of the SQLite database ``path``, read without writing (``None`` if it
-    cannot be read: :func:`connect` then reports why)."""
+def read_only_uri(path: str | os.PathLike) -> str:
+    """An SQLite URI that reads ``path`` without writing anything: with no ``-wal`` file
+    beside it no connection is open, so it is opened immutable (SQLite then makes no
+    ``-shm``/``-wal`` files, which a read-only connection could not remove); otherwise
+    read-only beside the open connections."""
+    p = Path(path).resolve()
+    mode = "ro" if Path(f"{p}-wal").exists() else "ro&immutable=1"
+    return f"{p.as_uri()}?mode={mode}"
+
+
+def _tables_of(path: Path) -> dict[str, list[str]]:
+    """The tables of the SQLite database ``path`` and their columns, read without writing:
+    with no ``-wal`` file beside it no connection is open, and it is read as immutable (no
+    ``-shm``/``-wal`` file is made); otherwise read-only beside the open connections.
+    Raises :class:`RunnerError` if it cannot be read (locked past the timeout, damaged)."""
     try:
-        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
-    except sqlite3.Error:
-        return None
-    try:
-        return {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    except sqlite3.Error:
-        return None
-    finally:
-        con.close()
+        con = sqlite3.connect(read_only_uri(path), uri=True, timeout=30)
+        try:
+            names = [r[0] for r in con.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")]
+            return {n: [r[1] for r in con.execute(f'PRAGMA table_info("{n}")')] for n in names}
+        finally:
+            con.close()
+    except sqlite3.Error as exc:
+        raise RunnerError(f"{path}: cannot read its tables ({exc}); the file is left as it "
+                          "is") from None
 
 
 def connect(db_path: str | os.PathLike, create: bool = True,
-            tables: Sequence[str] | None = None) -> sqlite3.Connection:
+            tables: Mapping[str, Sequence[str]] | None = None) -> sqlite3.Connection:
     """Open ``db_path`` as an SQLite database in WAL mode (creating it when ``create``).
 
-    ``tables``: the tables of the command's own databases; an existing database that has
-    tables but none of these is another program's, and is refused before anything is written
-    to it (not even the switch to WAL).
+    ``tables``: the tables of the command's own databases and their columns; an existing
+    database that has tables but none of these, or one of these with other columns, is
+    another program's, and is refused before anything is written to it (not even the switch
+    to WAL).
     Raises :class:`RunnerError` if the file is not an SQLite database (or is another
     program's), cannot be created or opened, or cannot be written. Never truncates an
     existing file.
@@ -171,11 +185,18 @@ def connect(db_path: str | os.PathLike, create: bool = True,
         with open(path, "rb") as fh:
             if fh.read(16) != b"SQLite format 3\x00":
                 raise RunnerError(f"{path}: not an SQLite database (the file is left as it is)")
-        have = _tables_of(path) if tables is not None else None
-        if have and not have & set(tables):
-            raise RunnerError(
-                f"{path}: an SQLite database of other tables ({', '.join(sorted(have)[:5])}), "
-                "not one this command wrote; the file is left as it is: use another --db")
+        if tables is not None:
+            have = _tables_of(path)
+            if have and not set(have) & set(tables):
+                raise RunnerError(
+                    f"{path}: an SQLite database of other tables ({', '.join(sorted(have)[:5])}), "
+                    "not one this command wrote; the file is left as it is: use another --db")
+            for name, want in tables.items():
+                if name in have and have[name] != list(want):
+                    raise RunnerError(
+                        f"{path}: table {name} has columns {', '.join(have[name])}, not the "
+                        f"{', '.join(want)} this run writes; the file is left as it is: use "
+                        "another --db")
     try:
         con = sqlite3.connect(str(path), timeout=30, isolation_level=None)
         con.execute("PRAGMA journal_mode=WAL")
@@ -437,7 +458,7 @@ def run_tasks(fn: Callable[[dict], dict], tasks: Sequence[dict], db_path: str | 
         raise RunnerError("every task needs a non-empty string key")
     if len(set(keys)) != len(keys):
         raise RunnerError("task keys are not unique")
-    con = connect(db_path, tables=(table,))
+    con = connect(db_path, tables={table: ["key", "task", *columns, "worker", "finished_at"]})
     summary = Summary(total=len(tasks))
     start = time.monotonic()
     old_term = _term_as_interrupt()

@@ -284,7 +284,8 @@ def plan_run(db_path: str | os.PathLike, grid: Grid, retry_unknown: bool = False
     Creates the database and its tables when missing. Raises
     :class:`~studies.runner.RunnerError` for a file that is not a study database.
     """
-    con = connect(db_path, tables=(TABLE, "runs"))
+    con = connect(db_path, tables={TABLE: ["key", "task", *COLUMNS, "worker", "finished_at"],
+                                   "runs": RUNS_COLUMNS})
     try:
         ensure_table(con, TABLE, COLUMNS, str(db_path))
         _ensure_runs(con, str(db_path))
@@ -319,9 +320,13 @@ def plan_run(db_path: str | os.PathLike, grid: Grid, retry_unknown: bool = False
     return plan
 
 
+#: The columns of the ``runs`` table (one row per ``study run``).
+RUNS_COLUMNS = ["id", "started_at", "finished_at", "command", "grid", "summary"]
+
+
 def _ensure_runs(con: sqlite3.Connection, name: str) -> None:
     have = [r[1] for r in con.execute("PRAGMA table_info(runs)")]
-    want = ["id", "started_at", "finished_at", "command", "grid", "summary"]
+    want = RUNS_COLUMNS
     if have and have != want:
         raise RunnerError(f"{name}: table runs has columns {', '.join(have)}; not a study "
                           "database of this version; use another --db")
@@ -342,8 +347,11 @@ def record_run(db_path: str | os.PathLike, command: str, grid: Grid) -> int:
              "players": grid.players, "rules": [r.describe() for r in grid.rules],
              "objectives": grid.objectives, "time_limit": grid.time_limit,
              "solver_version": grid.version}
-        cur = con.execute("INSERT INTO runs (started_at, command, grid) VALUES (?, ?, ?)",
-                          (_now(), command, json.dumps(g)))
+        try:
+            cur = con.execute("INSERT INTO runs (started_at, command, grid) VALUES (?, ?, ?)",
+                              (_now(), command, json.dumps(g)))
+        except sqlite3.Error as exc:
+            raise RunnerError(f"{db_path}: cannot write ({exc})") from None
         return int(cur.lastrowid)
     finally:
         con.close()
@@ -353,8 +361,11 @@ def finish_run(db_path: str | os.PathLike, run_id: int, summary: dict[str, Any])
     """Record the end and the summary of run ``run_id``."""
     con = connect(db_path)
     try:
-        con.execute("UPDATE runs SET finished_at = ?, summary = ? WHERE id = ?",
-                    (_now(), json.dumps(summary), run_id))
+        try:
+            con.execute("UPDATE runs SET finished_at = ?, summary = ? WHERE id = ?",
+                        (_now(), json.dumps(summary), run_id))
+        except sqlite3.Error as exc:
+            raise RunnerError(f"{db_path}: cannot write ({exc})") from None
     finally:
         con.close()
 

@@ -225,10 +225,14 @@ def test_pooled_groups_are_noted_and_markdown_has_its_legend(tmp_path: Path) -> 
     make_db(db)
     r = run("study", "report", "--db", str(db), "--by", "players", "--markdown")
     assert r.exit_code == 0, r.output
-    assert "note: each group pools 2 rule sets" in r.stderr
+    assert "note: a group pools up to 2 rule sets" in r.stderr
     assert "24 solves. Share won: 95 % Wilson interval" in r.stdout
     r = run("study", "report", "--db", str(db), "--by", "players,variant", "--markdown")
     assert r.exit_code == 0 and "pools" not in r.stderr
     r = run("study", "report", "--db", str(db), "--by", "players", "--markdown",
             "--only", f"variant={BASE}")
     assert r.exit_code == 0 and "pools" not in r.stderr
+    # grouped by seed and variant, no group pools anything even though the rows hold two
+    r = run("study", "report", "--db", str(db), "--by", "seed,variant", "--json")
+    assert r.exit_code == 0 and "pools" not in r.stderr
+    json.loads(r.stdout)  # the note never goes to standard output

@@ -249,6 +249,31 @@ def test_another_programs_database_is_refused_before_any_write(tmp_path: Path) -
     assert r.exit_code == 2 and "other tables (t)" in r.stderr, r.output
     assert theirs.read_bytes() == before
     assert sorted(x.name for x in tmp_path.iterdir() if x.name.startswith("theirs")) == ["theirs.db"]
+    # a table of a study's name with other columns is refused before anything is written too
+    runs_only = tmp_path / "runs.db"
+    with sqlite3.connect(runs_only) as con:
+        con.execute("CREATE TABLE runs (id INTEGER PRIMARY KEY, name TEXT, score REAL)")
+    con.close()
+    before = runs_only.read_bytes()
+    r = run("study", "run", "--players", "1", "--deals", "1", "--rules", "preset=tiny",
+            "--db", str(runs_only), "--workers", "1")
+    assert r.exit_code == 2 and "table runs has columns id, name, score" in r.stderr, r.output
+    assert runs_only.read_bytes() == before
+    # a database in WAL mode, closed (no -wal/-shm beside it), given to simulate: refused,
+    # and the probe leaves no -wal/-shm behind
+    study_db = tmp_path / "study.db"
+    con = sqlite3.connect(study_db)
+    con.execute("PRAGMA journal_mode=WAL")
+    con.execute("CREATE TABLE solves (key TEXT PRIMARY KEY, task TEXT)")
+    con.commit()
+    con.close()
+    assert sorted(x.name for x in tmp_path.iterdir() if x.name.startswith("study")) == ["study.db"]
+    before = study_db.read_bytes()
+    r = run("simulate", "--bot", "greedy", "--players", "1", "--seeds", "1", "--rules",
+            "preset=tiny", "--workers", "1", "--db", str(study_db), "--quiet")
+    assert r.exit_code == 2 and "other tables" in r.stderr, r.output
+    assert study_db.read_bytes() == before
+    assert sorted(x.name for x in tmp_path.iterdir() if x.name.startswith("study")) == ["study.db"]
 
 
 def test_unreachable_scheduler_is_one_line_exit_2(tmp_path: Path) -> None:
