@@ -310,7 +310,7 @@ def report(out: Path) -> str:
         above = []
         for config in CONFIGS:
             rows = read_jsonl(out / f"optimum-{objective}-{config}.jsonl")
-            if objective == "turns":
+            if objective == "turns" and rows:
                 hi = [r for r in rows if (r.get("value") or 0) > _slots(r["rules"])]
                 n = sum(1 for r in hi if r.get("optimal"))
                 above.append(f"{config}: {n} of the {len(hi)} deals whose best win is above it")
@@ -330,8 +330,9 @@ def report(out: Path) -> str:
             lo = sum(r["verdict"] == "loss" for r in g)
             u = len(g) - w - lo
             dec = [r["seconds"] for r in g if r["verdict"] in ("win", "loss")]
+            med = _median(dec)
             lines.append(f"| {config} | `{rules}` | {len(g)} | {w} | {lo} | {u} | "
-                         f"{(w + lo) / len(g):.0%} | {_median(dec)} |")
+                         f"{(w + lo) / len(g):.0%} | {'-' if med is None else round(med, 2)} |")
     lines.append("")
     lines += targets(out)
     rows = read_jsonl(out / "attack.jsonl")
