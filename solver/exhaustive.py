@@ -29,6 +29,7 @@ relabelled gets the relabelled plan.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import Callable
@@ -48,6 +49,18 @@ from solver.result import (
 from solver.frontier import PVOrder, improve
 from solver.state import INF, NodeLimits, Stop, Switches
 
+try:  # the compiled search core (solver/_core.c, built by setup.py where a C compiler is)
+    from solver import _core
+except ImportError:  # pragma: no cover - a machine without a compiler: the Python search
+    _core = None
+else:
+    _core.set_stop(Stop)
+
+#: True when the compiled core is importable; ``Switches(core=False)`` (or the environment
+#: variable ``ASCENT_PURE_PYTHON=1``) runs the pure-Python search, the reference.
+CORE_AVAILABLE = _core is not None
+_OBJECTIVE_CODE = {"none": 0, "waste": 1, "turns": 2}
+
 
 #: After a proven loss, the furthest-line search gets at most this share of the proof's
 #: nodes (and of the time limit), and at least :data:`FURTHEST_MIN_NODES` nodes (issue 15).
@@ -61,6 +74,26 @@ def table_entries_for(memory_limit_mb: int) -> int:
     entry (a 60–70 byte key and the dict slot); 200 leaves room for the dict's growth and the
     rest of the process."""
     return max(1024, memory_limit_mb * 1024 * 1024 // 200)
+
+
+class CoreTable:
+    """Read-only view of the compiled core's transposition table with the parts of the
+    ``dict`` interface the search uses (``get``, ``len``, ``in``). Keys are the state keys
+    of :meth:`~solver.state.State.key` (bytes); the core stores their 128-bit
+    fingerprints."""
+
+    def __init__(self, core) -> None:
+        self._core = core
+
+    def get(self, key: bytes, default=None):
+        v = self._core.tt_get(key)
+        return default if v is None else v
+
+    def __contains__(self, key: bytes) -> bool:
+        return self._core.tt_get(key) is not None
+
+    def __len__(self) -> int:
+        return self._core.tt_len()
 
 
 class Search(PVOrder, Beam, NodeLimits):
@@ -116,7 +149,23 @@ class Search(PVOrder, Beam, NodeLimits):
     def dfs(self, budget: int) -> bool:
         """True iff a win with cost-to-go ≤ ``budget`` exists from the current state; the
         winning line from the start is then in ``self.win_line``. Raises ``Stop`` when a
-        limit runs out."""
+        limit runs out. Runs in the compiled core when it is on (:meth:`core`), else in
+        Python (:meth:`_dfs_py`, the reference); both visit the same nodes in the same
+        order."""
+        core = self.core()
+        if core is None:
+            return self._dfs_py(budget)
+        pv = self.__dict__.get("pv") or {}
+        if pv is not self.__dict__.get("_core_pv"):
+            core.set_pv(list(pv.items()))
+            self._core_pv = pv  # kept alive: compared by identity
+        ok = self._core_call(core.dfs, budget)
+        if ok:
+            self.win_line = list(self.path) + core.win_line()
+        return ok
+
+    def _dfs_py(self, budget: int) -> bool:
+        """:meth:`dfs` in pure Python."""
         self._enter_node()
         if self.filled == self._slots_total:
             self.win_line = list(self.path)
@@ -137,7 +186,7 @@ class Search(PVOrder, Beam, NodeLimits):
                 continue
             rec = self.apply(mv)
             self.path.append(mv)
-            ok = self.dfs(budget - c)
+            ok = self._dfs_py(budget - c)
             self.path.pop()
             self.undo(mv, rec)
             if ok:
@@ -158,9 +207,16 @@ class Search(PVOrder, Beam, NodeLimits):
         so a state that cannot pass the best so far is cut; a state seen before is not
         searched again (its lines were counted the first time). ``cap``: most states
         remembered (default: the table size); a full seen-set stops the search."""
+        cap = self.sw.table_size if cap is None else cap
+        core = self.core()
+        if core is not None:
+            try:
+                return self._core_call(core.furthest, cap)
+            finally:
+                self.furthest_states = core.counters()[6]
+                core.clear_seen()
         seen: set[bytes] = set()
         self.furthest_seen = seen
-        cap = self.sw.table_size if cap is None else cap
         total = self._slots_total
 
         def rec() -> None:
@@ -185,8 +241,75 @@ class Search(PVOrder, Beam, NodeLimits):
         rec()
         return True
 
+    # ---- the compiled core -----------------------------------------------------------
+
+    def core(self):
+        """This search's compiled core (:mod:`solver._core`), made at the first call, or
+        ``None`` when the switch ``core`` is off, the core is not built, or the environment
+        variable ``ASCENT_PURE_PYTHON`` is ``1``. Once made, the transposition table lives in
+        the core and ``self.tt`` is a read-only view of it (:class:`CoreTable`)."""
+        c = self.__dict__.get("_core")
+        if c is not None:
+            return c
+        if not (self.sw.core and _core is not None) or os.environ.get("ASCENT_PURE_PYTHON") == "1":
+            return None
+        t, sw = self.t, self.sw
+        c = _core.Core(t.kind, [v if v is not None else 0 for v in t.value], t.colour, t.maxrow,
+                       t.summit, t.bridge, self.rowlen, self.hand_size,
+                       [list(d) for d in self.decks], self.first_pos, int(self.look_through),
+                       int(self.bridge_max), int(self.campfire_paid),
+                       _OBJECTIVE_CODE[self.objective], int(sw.transposition),
+                       int(sw.dominance), int(sw.bounds), int(sw.window_players),
+                       int(sw.table_size))
+        self._core = c
+        self.tt = CoreTable(c)
+        return c
+
+    def _core_call(self, fn, arg: int) -> bool:
+        """Run ``fn`` (the core's ``dfs`` or ``furthest``) from the current state with this
+        search's counters, limits and furthest line; its counters are added to the
+        search's whether it ends or a limit (``Stop``) or Ctrl-C stops it."""
+        core = self._core
+        rows = self.rows
+        on_rows = sum(len(r) for r in rows)
+        core.set_state(rows, self.hands, self.ptr, self.to_move, self.filled - on_rows)
+        core.reset_counters()
+        try:
+            return fn(arg, self._core_check, self.nodes, self.next_check, self.best_progress)
+        finally:
+            self._core_sync()
+
+    def _core_sync(self) -> None:
+        nodes, hits, evictions, cuts, best, pv_hits, _ = self._core.counters()
+        self.nodes = nodes
+        self.tt_hits += hits
+        self.tt_evictions += evictions
+        for name, n in zip(("summit", "height", "cards", "objective"), cuts):
+            self.pruned[name] += n
+        if pv_hits:
+            self.pv_hits = self.__dict__.get("pv_hits", 0) + pv_hits
+        self._core.reset_counters()
+        if best > self.best_progress:
+            line = self._core.best_line()
+            if line is not None:
+                self.best_progress = best
+                self.best_line = list(self.path) + line
+
+    def _core_check(self, nodes: int) -> int:
+        """Called by the core every 1024 nodes (and at the node limit): the limits of
+        :meth:`NodeLimits._check_limits` (raises :class:`Stop`); returns the node count
+        of the next call."""
+        self.nodes = nodes
+        if self.progress is not None:
+            self._core_sync()
+        self._check_limits()
+        return self.next_check
+
     def _evict(self) -> None:
         """Replacement policy: drop the older half of the table (insertion order)."""
+        if self.__dict__.get("_core") is not None:
+            self.tt_evictions += self._core.evict()
+            return
         tt = self.tt
         n = len(tt) // 2
         for k in list(tt)[:n]:
@@ -237,6 +360,7 @@ class Search(PVOrder, Beam, NodeLimits):
         saved = (self.deadline, self.node_limit)
         n0, t0 = self.nodes, time.monotonic()
         self.furthest_seen: set[bytes] = set()
+        self.__dict__.pop("furthest_states", None)
         budget = None
         if mode == "bounded":
             budget = max(FURTHEST_MIN_NODES, int(FURTHEST_SHARE * self.nodes))
@@ -257,7 +381,7 @@ class Search(PVOrder, Beam, NodeLimits):
             self.furthest_stats = {
                 "mode": mode, "nodes": self.nodes - n0,
                 "seconds": round(time.monotonic() - t0, 3), "proven": proven,
-                "states": len(self.furthest_seen),
+                "states": self.__dict__.get("furthest_states", len(self.furthest_seen)),
                 **({"budget_nodes": budget} if budget is not None else {}),
             }
             self.deadline, self.node_limit = saved[0], saved[1]

@@ -53,6 +53,7 @@ class Switches:
     window_players: bool = True  # 2-5 players: per-player deck windows and turn order (bounds)
     deepening: bool = True  # prove the optimum bottom-up: budgets root bound, +1, ... (table kept)
     pv_order: bool = True  # try the best known line's move first where the search meets it
+    core: bool = True  # the compiled search core (solver/_core.c) where it is built
 
 
 class Stop(Exception):

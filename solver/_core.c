@@ -1,0 +1,1919 @@
+/* solver/_core.c: the compiled search core of the exhaustive DFS (issue 11).
+ *
+ * A line-for-line port of the hot path of the pure-Python search, which stays the
+ * reference: the compact state and its moves (solver/state.py: placements, children,
+ * discard_sets, the search order, apply/undo, dead_flags, key), the bounds
+ * (solver/bounds.py: bound_fails, waste_lower_bound; solver/windows.py:
+ * players_window_bound, players_turns_bound), the memoized DFS (solver/exhaustive.py:
+ * Search.dfs with the principal-variation order of solver/frontier.py) and the
+ * furthest-line search (Search.furthest).  The same moves are generated, in the same
+ * order, with the same cuts, so a search gives the same answer, the same plan and the
+ * same node count with or without this core (tests/test_core.py checks it).
+ *
+ * Differences, by design:
+ *  - the transposition table stores a 128-bit fingerprint of the state key (the same
+ *    bytes as State.key), not the key itself: two different states share a fingerprint
+ *    with probability about 2^-128 per pair (documented in README, "compiled core");
+ *  - limits: every 1024 nodes (and at the node limit) the core calls back into Python
+ *    (Search._core_check), which runs NodeLimits._check_limits: the deadline on the
+ *    clock the search module reads, the node limit, progress reports; Ctrl-C and SIGTERM
+ *    are delivered there too (PyErr_CheckSignals).
+ *
+ * Rulings mirrored: R3-R10 placement legality and cost (R6 reference walk with Campfires
+ * looked through, R8 bridge replacement with max/left cost, R9 campfire moves with paid or
+ * free cost), R11 turn and draw, R12 (no move is a loss), R13 own decks.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INF ((int64_t)1 << 30)
+enum { K_ASCENT = 0, K_CAMPFIRE = 1, K_BRIDGE = 2, K_SUMMIT = 3 };
+enum { M_PLACE = 0, M_BRIDGE_REPLACE = 1, M_CAMPFIRE = 2, M_DISCARD = 3, M_SUMMIT = 4 };
+enum { OBJ_NONE = 0, OBJ_WASTE = 1, OBJ_TURNS = 2 };
+enum { PR_SUMMIT = 0, PR_HEIGHT = 1, PR_CARDS = 2, PR_OBJECTIVE = 3 };
+
+#define MAXR 8
+#define MAXLEN 16
+#define MAXP 5
+#define MAXH 8
+#define MAXT 250
+#define KEYMAX 512
+#define NKEY 20
+
+typedef struct {
+    int8_t kind;
+    int16_t card;
+    int8_t r, s, r2, s2;
+    int8_t nd;
+    uint8_t disc[MAXH];
+    int16_t okey[NKEY]; /* search order key (State._order_key), -1 terminated discards */
+} Move;
+
+typedef struct {
+    uint64_t a, b;
+} FP;
+
+/* ---- hash tables ------------------------------------------------------------------ */
+
+typedef struct {
+    uint64_t a, b, seq;
+    int64_t val;
+} TTEntry;
+
+typedef struct {
+    TTEntry *e;
+    size_t cap, count;
+    uint64_t seq;
+} TT;
+
+typedef struct {
+    uint64_t a, b;
+} SeenEntry;
+
+typedef struct {
+    SeenEntry *e;
+    size_t cap, count;
+} Seen;
+
+typedef struct {
+    uint64_t a, b;
+    Move mv;
+    int used;
+} PVEntry;
+
+static inline uint64_t fmix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static FP fingerprint(const uint8_t *buf, size_t n) {
+    uint64_t h1 = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n, h2 = 0xD6E8FEB86659FD93ULL + (uint64_t)n;
+    size_t i = 0;
+    while (i < n) {
+        uint64_t w = 0;
+        size_t k = n - i < 8 ? n - i : 8;
+        memcpy(&w, buf + i, k);
+        i += k;
+        h1 = fmix64(h1 ^ w) + 0x2545F4914F6CDD1DULL;
+        h2 = fmix64((h2 + w) * 0x9FB21C651E98DF25ULL) ^ (h2 >> 29);
+    }
+    FP f;
+    f.a = fmix64(h1 ^ (h2 << 1));
+    f.b = fmix64(h2 + 0x632BE59BD9B4E019ULL) | 1; /* never (0, 0): 0 marks an empty slot */
+    return f;
+}
+
+static int tt_alloc(TT *t, size_t cap) {
+    TTEntry *e = (TTEntry *)calloc(cap, sizeof(TTEntry));
+    if (!e) return -1;
+    t->e = e;
+    t->cap = cap;
+    t->count = 0;
+    return 0;
+}
+
+static TTEntry *tt_find(TT *t, FP f) {
+    if (!t->e) return NULL;
+    size_t m = t->cap - 1, i = (size_t)f.a & m;
+    for (;;) {
+        TTEntry *x = &t->e[i];
+        if (x->b == 0) return NULL;
+        if (x->a == f.a && x->b == f.b) return x;
+        i = (i + 1) & m;
+    }
+}
+
+static void tt_put_raw(TTEntry *arr, size_t cap, const TTEntry *src) {
+    size_t m = cap - 1, i = (size_t)src->a & m;
+    while (arr[i].b != 0) i = (i + 1) & m;
+    arr[i] = *src;
+}
+
+static int tt_grow(TT *t, size_t newcap) {
+    TTEntry *ne = (TTEntry *)calloc(newcap, sizeof(TTEntry));
+    if (!ne) return -1;
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->e[i].b) tt_put_raw(ne, newcap, &t->e[i]);
+    free(t->e);
+    t->e = ne;
+    t->cap = newcap;
+    return 0;
+}
+
+/* insert or update (an update keeps the entry's place in insertion order, as a dict) */
+static int tt_set(TT *t, FP f, int64_t val) {
+    if (!t->e && tt_alloc(t, 1 << 12)) return -1;
+    TTEntry *x = tt_find(t, f);
+    if (x) {
+        x->val = val;
+        return 0;
+    }
+    if ((t->count + 1) * 2 > t->cap && tt_grow(t, t->cap * 2)) return -1;
+    TTEntry n;
+    n.a = f.a;
+    n.b = f.b;
+    n.seq = t->seq++;
+    n.val = val;
+    tt_put_raw(t->e, t->cap, &n);
+    t->count++;
+    return 0;
+}
+
+static int cmp_u64(const void *x, const void *y) {
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* drop the older half (insertion order), as Search._evict; returns the number dropped */
+static int64_t tt_evict(TT *t) {
+    size_t n = t->count / 2;
+    if (n == 0 || !t->e) return 0;
+    uint64_t *seqs = (uint64_t *)malloc(t->count * sizeof(uint64_t));
+    if (!seqs) return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->e[i].b) seqs[k++] = t->e[i].seq;
+    qsort(seqs, k, sizeof(uint64_t), cmp_u64);
+    uint64_t thr = seqs[n - 1]; /* drop every entry with seq <= thr: exactly n of them */
+    free(seqs);
+    TTEntry *ne = (TTEntry *)calloc(t->cap, sizeof(TTEntry));
+    if (!ne) return -1;
+    size_t kept = 0;
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->e[i].b && t->e[i].seq > thr) {
+            tt_put_raw(ne, t->cap, &t->e[i]);
+            kept++;
+        }
+    free(t->e);
+    t->e = ne;
+    t->count = kept;
+    return (int64_t)n;
+}
+
+static void tt_clear(TT *t) {
+    free(t->e);
+    t->e = NULL;
+    t->cap = t->count = 0;
+}
+
+/* seen-set of the furthest-line search: 1 added, 0 already there, -1 no memory */
+static int seen_add(Seen *s, FP f) {
+    if (!s->e) {
+        s->e = (SeenEntry *)calloc(1 << 12, sizeof(SeenEntry));
+        if (!s->e) return -1;
+        s->cap = 1 << 12;
+        s->count = 0;
+    }
+    size_t m = s->cap - 1, i = (size_t)f.a & m;
+    while (s->e[i].b) {
+        if (s->e[i].a == f.a && s->e[i].b == f.b) return 0;
+        i = (i + 1) & m;
+    }
+    if ((s->count + 1) * 2 > s->cap) {
+        size_t nc = s->cap * 2;
+        SeenEntry *ne = (SeenEntry *)calloc(nc, sizeof(SeenEntry));
+        if (!ne) return -1;
+        for (size_t j = 0; j < s->cap; j++)
+            if (s->e[j].b) {
+                size_t q = (size_t)s->e[j].a & (nc - 1);
+                while (ne[q].b) q = (q + 1) & (nc - 1);
+                ne[q] = s->e[j];
+            }
+        free(s->e);
+        s->e = ne;
+        s->cap = nc;
+        m = nc - 1;
+        i = (size_t)f.a & m;
+        while (s->e[i].b) i = (i + 1) & m;
+    }
+    s->e[i].a = f.a;
+    s->e[i].b = f.b;
+    s->count++;
+    return 1;
+}
+
+static int seen_has(Seen *s, FP f) {
+    if (!s->e) return 0;
+    size_t m = s->cap - 1, i = (size_t)f.a & m;
+    while (s->e[i].b) {
+        if (s->e[i].a == f.a && s->e[i].b == f.b) return 1;
+        i = (i + 1) & m;
+    }
+    return 0;
+}
+
+static void seen_clear(Seen *s) {
+    free(s->e);
+    s->e = NULL;
+    s->cap = s->count = 0;
+}
+
+/* ---- the core object ---------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    /* tables (solver.state.Tables) */
+    int nt; /* number of card types; nt is the dead id */
+    int8_t kind[MAXT + 1];
+    int16_t value[MAXT + 1];
+    int8_t colour[MAXT + 1];
+    int8_t maxrow[MAXT + 1];
+    int summit, bridge;
+    /* rules and geometry */
+    int R, rowlen[MAXR], slots_below_peak, slots_total, hand_size, P;
+    int look_through, bridge_max, campfire_paid, objective;
+    /* switches */
+    int sw_transposition, sw_dominance, sw_bounds, sw_window_players;
+    int64_t table_size;
+    /* decks and first positions */
+    int decklen[MAXP];
+    uint8_t *deck[MAXP];
+    int16_t first_pos[MAXP][MAXT + 2];
+    /* solo waste tables (Bounds._prepare_waste_tables) */
+    int solo_ready;
+    int *qual_pos[MAXR + 1];
+    int qual_len[MAXR + 1];
+    int *qual_before[MAXR + 1];
+    int64_t *next_summit;
+    /* 2-5 players (PlayerWindows._pw_static, _pw_usable) */
+    int pw_ready;
+    int64_t *nxt_all[MAXP];
+    int *qual_all[MAXP][MAXR + 1];
+    int usable_ready[(MAXR + 1) * 4];
+    int *usable_pos[(MAXR + 1) * 4][MAXP];
+    int usable_len[(MAXR + 1) * 4][MAXP];
+    int *usable_before[(MAXR + 1) * 4][MAXP];
+    /* canon maps per flags (State.canon_map) */
+    int canon_ready[(MAXR + 1) * 4];
+    uint8_t canon[(MAXR + 1) * 4][MAXT + 1];
+    /* the state */
+    uint8_t rows[MAXR][MAXLEN];
+    int rlen[MAXR];
+    uint8_t hands[MAXP][MAXH + 2];
+    int hlen[MAXP];
+    int ptr[MAXP];
+    int to_move, filled, n_bridges;
+    int remaining[MAXT + 2];
+    int n_remaining;
+    int rem_by_maxrow[MAXR + 1];
+    /* the search */
+    int64_t nodes, next_check, tt_hits, tt_evictions, pruned[4], pv_hits;
+    int best_progress;
+    Move *path;
+    int depth, path_cap;
+    Move *best_line;
+    int best_len;
+    Move *win_line;
+    int win_len, have_win;
+    Move *stack;
+    size_t stack_len, stack_cap;
+    TT tt;
+    PVEntry *pv;
+    size_t pv_cap, pv_count;
+    Seen seen;
+    int64_t seen_cap;
+    PyObject *check_cb;
+} Core;
+
+static PyObject *StopError = NULL; /* solver.state.Stop, given by the Python side */
+
+/* ---- state helpers -------------------------------------------------------------------- */
+
+static void hand_remove(uint8_t *hand, int *len, int c) {
+    int n = *len;
+    for (int i = 0; i < n; i++)
+        if (hand[i] == c) {
+            memmove(hand + i, hand + i + 1, (size_t)(n - i - 1));
+            *len = n - 1;
+            return;
+        }
+}
+
+static void hand_insert(uint8_t *hand, int *len, int c) {
+    int n = *len, i = n;
+    while (i > 0 && hand[i - 1] > c) {
+        hand[i] = hand[i - 1];
+        i--;
+    }
+    hand[i] = (uint8_t)c;
+    *len = n + 1;
+}
+
+static int draw(Core *s, int p) {
+    int need = s->hand_size - s->hlen[p];
+    if (need <= 0) return 0;
+    int i = s->ptr[p], got = 0;
+    while (got < need && i + got < s->decklen[p]) {
+        hand_insert(s->hands[p], &s->hlen[p], s->deck[p][i + got]);
+        got++;
+    }
+    s->ptr[p] = i + got;
+    return got;
+}
+
+static void undraw(Core *s, int p, int n) {
+    if (!n) return;
+    int i = s->ptr[p];
+    for (int j = i - n; j < i; j++) hand_remove(s->hands[p], &s->hlen[p], s->deck[p][j]);
+    s->ptr[p] = i - n;
+}
+
+typedef struct {
+    int p, drawn, replaced;
+} Undo;
+
+static Undo apply_move(Core *s, const Move *mv) {
+    int p = s->to_move;
+    uint8_t *hand = s->hands[p];
+    int *hl = &s->hlen[p];
+    int replaced = -1;
+    for (int i = 0; i < mv->nd; i++) {
+        int c = mv->disc[i];
+        hand_remove(hand, hl, c);
+        s->remaining[c]--;
+        s->rem_by_maxrow[s->maxrow[c]]--;
+    }
+    s->n_remaining -= mv->nd;
+    if (mv->kind != M_DISCARD) {
+        int card = mv->card;
+        hand_remove(hand, hl, card);
+        s->remaining[card]--;
+        s->rem_by_maxrow[s->maxrow[card]]--;
+        s->n_remaining--;
+        if (mv->kind == M_PLACE) {
+            s->rows[mv->r][s->rlen[mv->r]++] = (uint8_t)card;
+            s->filled++;
+            if (card == s->bridge) s->n_bridges++;
+        } else if (mv->kind == M_BRIDGE_REPLACE) {
+            s->rows[mv->r][mv->s] = (uint8_t)card;
+            s->n_bridges--;
+        } else if (mv->kind == M_CAMPFIRE) {
+            replaced = s->rows[mv->r][mv->s];
+            s->rows[mv->r][mv->s] = (uint8_t)card;
+            s->rows[mv->r2][s->rlen[mv->r2]++] = (uint8_t)replaced;
+            s->filled++;
+        } else {
+            s->filled++;
+        }
+    }
+    Undo u;
+    u.p = p;
+    u.drawn = draw(s, p);
+    u.replaced = replaced;
+    s->to_move = (p + 1) % s->P;
+    return u;
+}
+
+static void undo_move(Core *s, const Move *mv, Undo u) {
+    int p = u.p;
+    s->to_move = p;
+    undraw(s, p, u.drawn);
+    uint8_t *hand = s->hands[p];
+    int *hl = &s->hlen[p];
+    if (mv->kind != M_DISCARD) {
+        int card = mv->card;
+        hand_insert(hand, hl, card);
+        s->remaining[card]++;
+        s->rem_by_maxrow[s->maxrow[card]]++;
+        s->n_remaining++;
+        if (mv->kind == M_PLACE) {
+            s->rlen[mv->r]--;
+            s->filled--;
+            if (card == s->bridge) s->n_bridges--;
+        } else if (mv->kind == M_BRIDGE_REPLACE) {
+            s->rows[mv->r][mv->s] = (uint8_t)s->bridge;
+            s->n_bridges++;
+        } else if (mv->kind == M_CAMPFIRE) {
+            s->rlen[mv->r2]--;
+            s->rows[mv->r][mv->s] = (uint8_t)u.replaced;
+            s->filled--;
+        } else {
+            s->filled--;
+        }
+    }
+    for (int i = 0; i < mv->nd; i++) {
+        int c = mv->disc[i];
+        hand_insert(hand, hl, c);
+        s->remaining[c]++;
+        s->rem_by_maxrow[s->maxrow[c]]++;
+    }
+    s->n_remaining += mv->nd;
+}
+
+/* R6/R8 reference value from index i in direction step (-1 if none) */
+static int ref_value(Core *s, const uint8_t *row, int n, int i, int step) {
+    while (i >= 0 && i < n) {
+        int c = row[i], k = s->kind[c];
+        if (k == K_ASCENT) return s->value[c];
+        if (k == K_BRIDGE && !s->look_through) return -1;
+        i += step;
+    }
+    return -1;
+}
+
+typedef struct {
+    int8_t kind;
+    int16_t card;
+    int8_t r, s, r2, s2;
+    int cost;
+} Placement;
+
+/* State.placements: legal placements of player p (out must hold enough room) */
+static int placements(Core *s, int p, Placement *out, int outcap) {
+    int R = s->R, n_out = 0;
+    const uint8_t *hand = s->hands[p];
+    int hl = s->hlen[p];
+    int others = hl - 1;
+    int prev = -1;
+#define PUSH(K, C, RR, SS, R2, S2, COST)                                                 \
+    do {                                                                                 \
+        if (n_out < outcap) {                                                            \
+            out[n_out].kind = (K);                                                       \
+            out[n_out].card = (int16_t)(C);                                              \
+            out[n_out].r = (int8_t)(RR);                                                 \
+            out[n_out].s = (int8_t)(SS);                                                 \
+            out[n_out].r2 = (int8_t)(R2);                                                \
+            out[n_out].s2 = (int8_t)(S2);                                                \
+            out[n_out].cost = (COST);                                                    \
+        }                                                                                \
+        n_out++;                                                                         \
+    } while (0)
+    for (int hi = 0; hi < hl; hi++) {
+        int c = hand[hi];
+        if (c == prev) continue;
+        prev = c;
+        int k = s->kind[c];
+        if (k == K_ASCENT) {
+            int v = s->value[c], col = s->colour[c];
+            for (int r = 0; r < s->maxrow[c]; r++) {
+                const uint8_t *row = s->rows[r];
+                int n = s->rlen[r];
+                if (n == s->rowlen[r] || (r && s->rlen[r - 1] < n + 2)) continue;
+                if (n && s->colour[row[n - 1]] == col) continue;
+                int u = ref_value(s, row, n, n - 1, -1);
+                int cost = u >= 0 ? abs(v - u) : 0;
+                if (cost <= others) PUSH(M_PLACE, c, r, n, 0, 0, cost);
+            }
+            if (s->n_bridges) {
+                for (int r = 0; r < s->maxrow[c]; r++) {
+                    const uint8_t *row = s->rows[r];
+                    int n = s->rlen[r];
+                    for (int sl = 0; sl < n; sl++) {
+                        if (row[sl] != s->bridge) continue;
+                        if (sl && s->colour[row[sl - 1]] == col) continue;
+                        if (sl + 1 < n && s->colour[row[sl + 1]] == col) continue;
+                        int u = ref_value(s, row, n, sl - 1, -1);
+                        int cost = u >= 0 ? abs(v - u) : 0;
+                        if (s->bridge_max) {
+                            int w = ref_value(s, row, n, sl + 1, 1);
+                            if (w >= 0 && abs(v - w) > cost) cost = abs(v - w);
+                        }
+                        if (cost <= others) PUSH(M_BRIDGE_REPLACE, c, r, sl, 0, 0, cost);
+                    }
+                }
+            }
+        } else if (k == K_BRIDGE) {
+            for (int r = 0; r < R; r++) {
+                int n = s->rlen[r];
+                if (n == 0 || n >= s->rowlen[r] - 1 || (r && s->rlen[r - 1] < n + 2)) continue;
+                PUSH(M_PLACE, c, r, n, 0, 0, 0);
+            }
+        } else if (k == K_CAMPFIRE) {
+            int col = s->colour[c];
+            for (int r = 0; r < R - 1; r++) {
+                for (int sl = 0; sl < s->rlen[r]; sl++) {
+                    int x = s->rows[r][sl];
+                    if (s->kind[x] != K_ASCENT || s->colour[x] != col) continue;
+                    for (int r2 = r + 1; r2 < s->maxrow[x]; r2++) {
+                        const uint8_t *row2 = s->rows[r2];
+                        int n2 = s->rlen[r2];
+                        if (n2 == s->rowlen[r2] || s->rlen[r2 - 1] < n2 + 2) continue;
+                        if (n2 && s->colour[row2[n2 - 1]] == s->colour[x]) continue;
+                        int cost = 0;
+                        if (s->campfire_paid) {
+                            int u = ref_value(s, row2, n2, n2 - 1, -1);
+                            cost = u >= 0 ? abs(s->value[x] - u) : 0;
+                        }
+                        if (cost <= others) PUSH(M_CAMPFIRE, c, r, sl, r2, n2, cost);
+                    }
+                }
+            }
+        } else { /* summit */
+            if (s->filled == s->slots_below_peak && !s->n_bridges) PUSH(M_SUMMIT, c, R, 0, 0, 0, 0);
+        }
+    }
+#undef PUSH
+    return n_out;
+}
+
+/* ---- dead cards and keys ---------------------------------------------------------- */
+
+static int dead_flags(Core *s) {
+    int k = 0;
+    for (int r = 0; r < s->R; r++) {
+        int full = s->rlen[r] == s->rowlen[r];
+        int nob = 1;
+        if (full)
+            for (int i = 0; i < s->rlen[r]; i++)
+                if (s->rows[r][i] == s->bridge) {
+                    nob = 0;
+                    break;
+                }
+        if (full && nob)
+            k = r + 1;
+        else
+            break;
+    }
+    int camp = 1;
+    for (int r = 1; r < s->R; r++)
+        if (s->rlen[r] != s->rowlen[r]) {
+            camp = 0;
+            break;
+        }
+    int br = 1;
+    for (int r = 0; r < s->R; r++)
+        if (s->rlen[r] < s->rowlen[r] - 1) {
+            br = 0;
+            break;
+        }
+    return (k * 2 + camp) * 2 + br;
+}
+
+static const uint8_t *canon_map(Core *s, int flags) {
+    if (!s->canon_ready[flags]) {
+        int k = flags / 4, camp = (flags / 2) & 1, br = flags & 1;
+        for (int c = 0; c < s->nt; c++) {
+            int kd = s->kind[c], dead = 0;
+            if (kd == K_ASCENT)
+                dead = s->maxrow[c] <= k;
+            else if (kd == K_CAMPFIRE)
+                dead = camp;
+            else if (kd == K_BRIDGE)
+                dead = br;
+            s->canon[flags][c] = (uint8_t)(dead ? s->nt : c);
+        }
+        s->canon_ready[flags] = 1;
+    }
+    return s->canon[flags];
+}
+
+/* State.canonical_hand into out; returns its length */
+static int canonical_hand(Core *s, const uint8_t *hand, int hl, int flags, uint8_t *out) {
+    const uint8_t *cm = canon_map(s, flags);
+    int nl = 0;
+    for (int i = 0; i < hl; i++)
+        if (cm[hand[i]] == hand[i]) out[nl++] = hand[i];
+    int nd = hl - nl;
+    while (nl >= 2 && out[nl - 1] == s->summit && out[nl - 2] == s->summit) {
+        nl--;
+        nd++;
+    }
+    for (int i = 0; i < nd; i++) out[nl++] = (uint8_t)s->nt;
+    return nl;
+}
+
+static size_t build_key(Core *s, int flags, uint8_t *buf) {
+    size_t n = 0;
+    buf[n++] = (uint8_t)s->to_move;
+    for (int r = 0; r < s->R; r++) {
+        memcpy(buf + n, s->rows[r], (size_t)s->rlen[r]);
+        n += (size_t)s->rlen[r];
+        buf[n++] = 254;
+    }
+    for (int p = 0; p < s->P; p++) {
+        if (s->sw_dominance) {
+            n += (size_t)canonical_hand(s, s->hands[p], s->hlen[p], flags, buf + n);
+        } else {
+            memcpy(buf + n, s->hands[p], (size_t)s->hlen[p]);
+            n += (size_t)s->hlen[p];
+        }
+        buf[n++] = 254;
+        buf[n++] = (uint8_t)(s->ptr[p] >> 8);
+        buf[n++] = (uint8_t)(s->ptr[p] & 255);
+    }
+    return n;
+}
+
+static FP state_fp(Core *s, int flags) {
+    uint8_t buf[KEYMAX];
+    size_t n = build_key(s, flags, buf);
+    return fingerprint(buf, n);
+}
+
+/* ---- moves in search order ---------------------------------------------------------- */
+
+static int move_cost(Core *s, int kind, int nd) {
+    if (s->objective == OBJ_WASTE) return nd + (kind == M_BRIDGE_REPLACE ? 1 : 0);
+    if (s->objective == OBJ_TURNS) return 1;
+    return 0;
+}
+
+static int stack_reserve(Core *s, size_t extra) {
+    if (s->stack_len + extra <= s->stack_cap) return 0;
+    size_t nc = s->stack_cap ? s->stack_cap : 1024;
+    while (nc < s->stack_len + extra) nc *= 2;
+    Move *ns = (Move *)realloc(s->stack, nc * sizeof(Move));
+    if (!ns) return -1;
+    s->stack = ns;
+    s->stack_cap = nc;
+    return 0;
+}
+
+/* State._order_key into mv->okey */
+static void order_key(Core *s, Move *mv) {
+    const int16_t *fp = s->first_pos[s->to_move];
+    int keep_pen = 0;
+    for (int i = 0; i < mv->nd; i++) {
+        int k = s->kind[mv->disc[i]];
+        if (k == K_SUMMIT)
+            keep_pen += 6;
+        else if (k == K_CAMPFIRE)
+            keep_pen += 2;
+        else if (k == K_ASCENT)
+            keep_pen += 1;
+    }
+    int h0, h1, h2, n = mv->nd;
+    if (mv->kind == M_DISCARD) {
+        h0 = 2; h1 = keep_pen; h2 = 0;
+    } else if (mv->kind == M_CAMPFIRE) {
+        h0 = 0; h1 = n; h2 = -10 - mv->r2;
+    } else if (mv->kind == M_BRIDGE_REPLACE) {
+        h0 = 0; h1 = n; h2 = -20;
+    } else if (s->kind[mv->card] == K_BRIDGE) {
+        h0 = 3; h1 = 0; h2 = 0;
+    } else {
+        h0 = n <= 1 ? 0 : 1; h1 = n * 8 + keep_pen; h2 = -mv->r;
+    }
+    int16_t *o = mv->okey;
+    o[0] = (int16_t)h0; o[1] = (int16_t)h1; o[2] = (int16_t)h2;
+    o[3] = mv->kind;
+    o[4] = mv->card >= 0 ? fp[mv->card] : -1;
+    o[5] = mv->r; o[6] = mv->s; o[7] = mv->r2; o[8] = mv->s2;
+    int16_t d[MAXH];
+    for (int i = 0; i < n; i++) {
+        int16_t x = fp[mv->disc[i]];
+        int j = i;
+        while (j > 0 && d[j - 1] > x) {
+            d[j] = d[j - 1];
+            j--;
+        }
+        d[j] = x;
+    }
+    for (int i = 0; i < n; i++) o[9 + i] = d[i];
+    o[9 + n] = -1;
+}
+
+static int cmp_moves(const void *x, const void *y) {
+    const int16_t *a = ((const Move *)x)->okey, *b = ((const Move *)y)->okey;
+    for (int i = 0; i < NKEY; i++) {
+        if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+        if (i >= 9 && a[i] == -1) return 0;
+    }
+    return 0;
+}
+
+static int moves_equal(const Move *a, const Move *b) {
+    if (a->kind != b->kind || a->card != b->card || a->r != b->r || a->s != b->s ||
+        a->r2 != b->r2 || a->s2 != b->s2 || a->nd != b->nd)
+        return 0;
+    return memcmp(a->disc, b->disc, (size_t)a->nd) == 0;
+}
+
+/* distinct k-multisets of cards[0..n) (copies adjacent), each emitted sorted by id with
+ * the prefix pre[0..npre) added */
+typedef struct {
+    Core *s;
+    const Move *tmpl;
+    const uint8_t *cards;
+    int n, k;
+    const uint8_t *pre;
+    int npre;
+    uint8_t acc[MAXH];
+    int err;
+} MSet;
+
+static void emit(MSet *m, int nacc) {
+    if (stack_reserve(m->s, 1)) {
+        m->err = 1;
+        return;
+    }
+    Move *mv = &m->s->stack[m->s->stack_len++];
+    *mv = *m->tmpl;
+    int nd = 0;
+    uint8_t d[MAXH];
+    for (int i = 0; i < m->npre; i++) d[nd++] = m->pre[i];
+    for (int i = 0; i < nacc; i++) d[nd++] = m->acc[i];
+    for (int i = 1; i < nd; i++) { /* sort by id */
+        uint8_t x = d[i];
+        int j = i;
+        while (j > 0 && d[j - 1] > x) {
+            d[j] = d[j - 1];
+            j--;
+        }
+        d[j] = x;
+    }
+    mv->nd = (int8_t)nd;
+    memcpy(mv->disc, d, (size_t)nd);
+    order_key(m->s, mv);
+}
+
+static void mset_rec(MSet *m, int start, int nacc) {
+    if (m->err) return;
+    if (nacc == m->k) {
+        emit(m, nacc);
+        return;
+    }
+    int prev = -1;
+    for (int i = start; i < m->n - (m->k - nacc) + 1; i++) {
+        int c = m->cards[i];
+        if (c == prev) continue;
+        prev = c;
+        m->acc[nacc] = (uint8_t)c;
+        mset_rec(m, i + 1, nacc + 1);
+        if (m->err) return;
+    }
+}
+
+/* State.discard_sets: push one move per way to pay (template tmpl), returns -1 on no memory */
+static int push_discard_sets(Core *s, const uint8_t *cards_in, int n, int k, int flags,
+                             const Move *tmpl) {
+    if (k == 0) {
+        if (stack_reserve(s, 1)) return -1;
+        Move *mv = &s->stack[s->stack_len++];
+        *mv = *tmpl;
+        mv->nd = 0;
+        order_key(s, mv);
+        return 0;
+    }
+    if (k > n) return 0;
+    const int16_t *fp = s->first_pos[s->to_move];
+    uint8_t cards[MAXH + 2];
+    /* stable sort by first position */
+    for (int i = 0; i < n; i++) {
+        uint8_t x = cards_in[i];
+        int j = i;
+        while (j > 0 && fp[cards[j - 1]] > fp[x]) {
+            cards[j] = cards[j - 1];
+            j--;
+        }
+        cards[j] = x;
+    }
+    MSet m;
+    m.s = s;
+    m.tmpl = tmpl;
+    m.err = 0;
+    if (s->sw_dominance) {
+        const uint8_t *cm = canon_map(s, flags);
+        uint8_t dead[MAXH + 2], live[MAXH + 2];
+        int nd = 0, nl = 0, nsum = 0;
+        for (int i = 0; i < n; i++)
+            if (cm[cards[i]] != cards[i]) dead[nd++] = cards[i];
+        for (int i = 0; i < n; i++)
+            if (cards[i] == s->summit) {
+                if (nsum++ > 0) dead[nd++] = cards[i];
+            }
+        if (nd >= k) {
+            m.cards = NULL;
+            m.n = 0;
+            m.k = 0;
+            m.pre = dead;
+            m.npre = k;
+            emit(&m, 0);
+            return m.err ? -1 : 0;
+        }
+        /* live = cards minus the dead ones (first occurrences) */
+        int used[MAXH + 2] = {0};
+        for (int i = 0; i < nd; i++)
+            for (int j = 0; j < n; j++)
+                if (!used[j] && cards[j] == dead[i]) {
+                    used[j] = 1;
+                    break;
+                }
+        for (int j = 0; j < n; j++)
+            if (!used[j]) live[nl++] = cards[j];
+        m.cards = live;
+        m.n = nl;
+        m.k = k - nd;
+        m.pre = dead;
+        m.npre = nd;
+        mset_rec(&m, 0, 0);
+        return m.err ? -1 : 0;
+    }
+    m.cards = cards;
+    m.n = n;
+    m.k = k;
+    m.pre = NULL;
+    m.npre = 0;
+    mset_rec(&m, 0, 0);
+    return m.err ? -1 : 0;
+}
+
+/* State.children onto the move stack; returns the number pushed or -1 (no memory) */
+static int gen_children(Core *s, int flags) {
+    int p = s->to_move;
+    const uint8_t *hand = s->hands[p];
+    int hl = s->hlen[p];
+    Placement pls[1024];
+    int np = placements(s, p, pls, 1024);
+    Placement *pp = pls;
+    Placement *big = NULL;
+    if (np > 1024) {
+        big = (Placement *)malloc((size_t)np * sizeof(Placement));
+        if (!big) return -1;
+        placements(s, p, big, np);
+        pp = big;
+    }
+    size_t base = s->stack_len;
+    for (int i = 0; i < np; i++) {
+        Placement *pl = &pp[i];
+        Move t;
+        memset(&t, 0, sizeof t);
+        t.kind = pl->kind;
+        t.card = pl->card;
+        t.r = pl->r;
+        t.s = pl->s;
+        t.r2 = pl->r2;
+        t.s2 = pl->s2;
+        if (pl->kind == M_SUMMIT) {
+            s->stack_len = base;
+            if (stack_reserve(s, 1)) {
+                free(big);
+                return -1;
+            }
+            Move *mv = &s->stack[s->stack_len++];
+            *mv = t;
+            mv->nd = 0;
+            order_key(s, mv);
+            free(big);
+            return 1;
+        }
+        uint8_t rest[MAXH + 2];
+        int nr = 0, skipped = 0;
+        for (int j = 0; j < hl; j++) {
+            if (!skipped && hand[j] == pl->card) {
+                skipped = 1;
+                continue;
+            }
+            rest[nr++] = hand[j];
+        }
+        if (push_discard_sets(s, rest, nr, pl->cost, flags, &t)) {
+            free(big);
+            return -1;
+        }
+    }
+    free(big);
+    if (hl >= 2) {
+        Move t;
+        memset(&t, 0, sizeof t);
+        t.kind = M_DISCARD;
+        t.card = -1;
+        if (push_discard_sets(s, hand, hl, 2, flags, &t)) return -1;
+    }
+    int count = (int)(s->stack_len - base);
+    if (count > 1) qsort(s->stack + base, (size_t)count, sizeof(Move), cmp_moves);
+    return count;
+}
+
+/* ---- bounds (solver/bounds.py, solver/windows.py) -------------------------------------- */
+
+static int prepare_solo(Core *s) {
+    if (s->solo_ready) return 0;
+    const uint8_t *deck = s->deck[0];
+    int n = s->decklen[0];
+    for (int h = 1; h <= s->R; h++) {
+        s->qual_pos[h] = (int *)malloc(sizeof(int) * (size_t)(n + 1));
+        s->qual_before[h] = (int *)malloc(sizeof(int) * (size_t)(n + 1));
+        if (!s->qual_pos[h] || !s->qual_before[h]) return -1;
+        int k = 0;
+        s->qual_before[h][0] = 0;
+        for (int i = 0; i < n; i++) {
+            int q = s->maxrow[deck[i]] >= h;
+            if (q) s->qual_pos[h][k++] = i;
+            s->qual_before[h][i + 1] = s->qual_before[h][i] + q;
+        }
+        s->qual_len[h] = k;
+    }
+    s->next_summit = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n + 1));
+    if (!s->next_summit) return -1;
+    s->next_summit[n] = INF;
+    for (int i = n - 1; i >= 0; i--) s->next_summit[i] = deck[i] == s->summit ? i : s->next_summit[i + 1];
+    s->solo_ready = 1;
+    return 0;
+}
+
+static int prepare_pw(Core *s) {
+    if (s->pw_ready) return 0;
+    for (int q = 0; q < s->P; q++) {
+        const uint8_t *deck = s->deck[q];
+        int n = s->decklen[q];
+        s->nxt_all[q] = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n + 1));
+        if (!s->nxt_all[q]) return -1;
+        s->nxt_all[q][n] = INF;
+        for (int i = n - 1; i >= 0; i--) s->nxt_all[q][i] = deck[i] == s->summit ? i : s->nxt_all[q][i + 1];
+        for (int h = 1; h <= s->R; h++) {
+            int *b = (int *)malloc(sizeof(int) * (size_t)(n + 1));
+            if (!b) return -1;
+            b[0] = 0;
+            for (int i = 0; i < n; i++) b[i + 1] = b[i] + (s->maxrow[deck[i]] >= h);
+            s->qual_all[q][h] = b;
+        }
+    }
+    s->pw_ready = 1;
+    return 0;
+}
+
+static int prepare_usable(Core *s, int flags) {
+    if (s->usable_ready[flags]) return 0;
+    const uint8_t *cm = canon_map(s, flags);
+    for (int q = 0; q < s->P; q++) {
+        const uint8_t *deck = s->deck[q];
+        int n = s->decklen[q];
+        int *pos = (int *)malloc(sizeof(int) * (size_t)(n + 1));
+        int *before = (int *)malloc(sizeof(int) * (size_t)(n + 1));
+        if (!pos || !before) return -1;
+        int k = 0;
+        before[0] = 0;
+        for (int i = 0; i < n; i++) {
+            int u = cm[deck[i]] == deck[i];
+            if (u) pos[k++] = i;
+            before[i + 1] = before[i] + u;
+        }
+        s->usable_pos[flags][q] = pos;
+        s->usable_before[flags][q] = before;
+        s->usable_len[flags][q] = k;
+    }
+    s->usable_ready[flags] = 1;
+    return 0;
+}
+
+static int row_bridges(Core *s, int r) {
+    int c = 0;
+    for (int i = 0; i < s->rlen[r]; i++) c += s->rows[r][i] == s->bridge;
+    return c;
+}
+
+/* PlayerWindows.players_window_bound; -2 on no memory */
+static int64_t players_window_bound(Core *s, int64_t budget) {
+    int P = s->P, R = s->R;
+    int S = s->slots_total - s->filled;
+    int nb = s->n_bridges;
+    int N0 = S + nb;
+    int flags = dead_flags(s);
+    const uint8_t *cm = canon_map(s, flags);
+    if (prepare_pw(s) || prepare_usable(s, flags)) return -2;
+    int hs = s->hand_size, to_move = s->to_move;
+    int need[MAXR + 2];
+    memset(need, 0, sizeof need);
+    int acc = 0;
+    for (int h = R; h >= 1; h--) {
+        acc += s->rowlen[h - 1] - s->rlen[h - 1];
+        if (nb) acc += row_bridges(s, h - 1);
+        need[h] = acc;
+    }
+    int hu[MAXP], hdef[MAXP], left[MAXP], hq[MAXP][MAXR + 1];
+    int64_t srq[MAXP];
+    for (int q = 0; q < P; q++) {
+        const uint8_t *hand = s->hands[q];
+        int hl = s->hlen[q], u = 0, hass = 0;
+        for (int i = 0; i < hl; i++) {
+            if (cm[hand[i]] == hand[i]) u++;
+            if (hand[i] == s->summit) hass = 1;
+        }
+        hu[q] = u;
+        int d = hs - hl;
+        hdef[q] = d > 0 ? d : 0;
+        left[q] = hl + s->decklen[q] - s->ptr[q];
+        hq[q][0] = 0;
+        for (int h = 1; h <= R; h++) {
+            int c = 0;
+            for (int i = 0; i < hl; i++) c += s->maxrow[hand[i]] >= h;
+            hq[q][h] = c;
+        }
+        if (hass)
+            srq[q] = 1;
+        else {
+            int64_t ns = s->nxt_all[q][s->ptr[q]];
+            srq[q] = ns >= INF ? INF : ns - s->ptr[q] + 2 - hdef[q];
+        }
+    }
+    int64_t best = INF;
+    int e = 0;
+    while (N0 + e <= s->n_remaining) {
+        if (nb + e >= best || nb + e > budget) break;
+        int n = N0 + e;
+        int qlast = (to_move + n - 1) % P;
+        int64_t total = 0;
+        int64_t outs[MAXP];
+        int ok = 1;
+        for (int q = 0; q < P; q++) {
+            int t = (n - ((q - to_move) % P + P) % P + P - 1) / P;
+            int64_t o = t;
+            int m = t - e;
+            if (m > hu[q]) {
+                int *pos = s->usable_pos[flags][q];
+                int *before = s->usable_before[flags][q];
+                int idx = before[s->ptr[q]] + (m - hu[q]) - 1;
+                if (idx >= s->usable_len[flags][q]) {
+                    ok = 0;
+                    break;
+                }
+                int64_t r = pos[idx] - s->ptr[q] + 2 - hdef[q];
+                if (r > o) o = r;
+            }
+            if (q == qlast && srq[q] > o) o = srq[q];
+            if (o > left[q]) {
+                ok = 0;
+                break;
+            }
+            outs[q] = o;
+            total += o;
+        }
+        if (ok) {
+            int64_t extra = 0;
+            for (int h = 1; h <= R; h++) {
+                int64_t have = 0;
+                for (int q = 0; q < P; q++) {
+                    int p0 = s->ptr[q];
+                    int64_t w = outs[q] - 1 + hdef[q];
+                    int64_t end = w > 0 ? (p0 + w < s->decklen[q] ? p0 + w : s->decklen[q]) : p0;
+                    const int *qb = s->qual_all[q][h];
+                    have += hq[q][h] + qb[end] - qb[p0];
+                }
+                int64_t sh = need[h] - have;
+                if (sh > extra) extra = sh;
+            }
+            int64_t lb = total + extra - S;
+            if (lb < best) best = lb;
+        }
+        e++;
+    }
+    return best;
+}
+
+/* PlayerWindows.players_turns_bound; -2 on no memory */
+static int64_t players_turns_bound(Core *s, int64_t budget) {
+    int P = s->P;
+    int S = s->slots_total - s->filled;
+    int nb = s->n_bridges;
+    int N0 = S + nb;
+    int flags = dead_flags(s);
+    const uint8_t *cm = canon_map(s, flags);
+    if (prepare_pw(s) || prepare_usable(s, flags)) return -2;
+    int left[MAXP], live[MAXP], has_summit[MAXP];
+    for (int q = 0; q < P; q++) {
+        const uint8_t *hand = s->hands[q];
+        int hl = s->hlen[q], u = 0, hass = 0;
+        for (int i = 0; i < hl; i++) {
+            if (cm[hand[i]] == hand[i]) u++;
+            if (hand[i] == s->summit) hass = 1;
+        }
+        left[q] = hl + s->decklen[q] - s->ptr[q];
+        live[q] = u + s->usable_len[flags][q] - s->usable_before[flags][q][s->ptr[q]];
+        has_summit[q] = hass || s->nxt_all[q][s->ptr[q]] < INF;
+    }
+    int64_t n = N0;
+    while (n <= s->n_remaining && n <= budget) {
+        int64_t e = n - N0;
+        if (has_summit[(s->to_move + n - 1) % P]) {
+            int ok = 1;
+            for (int q = 0; q < P; q++) {
+                int64_t t = (n - ((q - s->to_move) % P + P) % P + P - 1) / P;
+                if (t > left[q] || t - e > live[q]) {
+                    ok = 0;
+                    break;
+                }
+            }
+            if (ok) return n;
+        }
+        n++;
+    }
+    return budget >= INF ? INF : budget + 1;
+}
+
+/* Bounds.waste_lower_bound; -2 on no memory */
+static int64_t waste_lower_bound(Core *s, int64_t budget) {
+    int nb = s->n_bridges;
+    if (s->P != 1) return s->sw_window_players ? players_window_bound(s, budget) : nb;
+    if (prepare_solo(s)) return -2;
+    const uint8_t *hand = s->hands[0];
+    int hl = s->hlen[0];
+    int ptr = s->ptr[0];
+    int64_t k = 0;
+    int hass = 0;
+    for (int i = 0; i < hl; i++)
+        if (hand[i] == s->summit) hass = 1;
+    if (!hass) {
+        int64_t ns = s->next_summit[ptr];
+        if (ns >= INF) return INF;
+        k = ns - ptr + 1;
+    }
+    int need = 0;
+    for (int h = s->R; h >= 1; h--) {
+        need += s->rowlen[h - 1] - s->rlen[h - 1];
+        if (nb) need += row_bridges(s, h - 1);
+        int m = need;
+        for (int i = 0; i < hl; i++)
+            if (s->maxrow[hand[i]] >= h) m--;
+        if (m > 0) {
+            int idx = s->qual_before[h][ptr] + m - 1;
+            if (idx >= s->qual_len[h]) return INF;
+            int64_t kk = s->qual_pos[h][idx] - ptr + 1;
+            if (kk > k) k = kk;
+        }
+    }
+    if (k == 0) return nb;
+    int64_t e = s->slots_below_peak - s->filled + nb + 1;
+    int64_t x = k + 1 - e;
+    return nb + (x > 0 ? x : 0);
+}
+
+/* Bounds.bound_fails: 1 cut, 0 not, -2 no memory */
+static int bound_fails(Core *s, int64_t budget) {
+    if (s->remaining[s->summit] == 0) {
+        s->pruned[PR_SUMMIT]++;
+        return 1;
+    }
+    int need_total = s->slots_below_peak - s->filled + s->n_bridges;
+    if (s->n_remaining < need_total + 1) {
+        s->pruned[PR_CARDS]++;
+        return 1;
+    }
+    if (s->P > 1) {
+        int n = need_total + 1, P = s->P;
+        for (int q = 0; q < P; q++) {
+            int turns = (n - ((q - s->to_move) % P + P) % P + P - 1) / P;
+            if (s->hlen[q] + s->decklen[q] - s->ptr[q] < turns) {
+                s->pruned[PR_CARDS]++;
+                return 1;
+            }
+        }
+    }
+    if (s->objective == OBJ_TURNS && need_total + 1 > budget) {
+        s->pruned[PR_OBJECTIVE]++;
+        return 1;
+    }
+    if (s->objective == OBJ_TURNS && s->P > 1 && s->sw_window_players && budget < INF) {
+        int64_t b = players_turns_bound(s, budget);
+        if (b == -2) return -2;
+        if (b > budget) {
+            s->pruned[PR_OBJECTIVE]++;
+            return 1;
+        }
+    }
+    int need = 0, have = 0, nb = s->n_bridges;
+    for (int h = s->R; h >= 1; h--) {
+        need += s->rowlen[h - 1] - s->rlen[h - 1];
+        if (nb) need += row_bridges(s, h - 1);
+        have += s->rem_by_maxrow[h];
+        if (have < need) {
+            s->pruned[PR_HEIGHT]++;
+            return 1;
+        }
+    }
+    if (s->objective == OBJ_WASTE && budget < INF) {
+        int64_t b = waste_lower_bound(s, budget);
+        if (b == -2) return -2;
+        if (b > budget) {
+            s->pruned[PR_OBJECTIVE]++;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- the searches -------------------------------------------------------------------- */
+
+#define R_STOP (-1)
+#define R_NOMEM (-2)
+
+static int check(Core *s) {
+    if (PyErr_CheckSignals()) return R_STOP;
+    PyObject *r = PyObject_CallFunction(s->check_cb, "L", (long long)s->nodes);
+    if (!r) return R_STOP;
+    long long nc = PyLong_AsLongLong(r);
+    Py_DECREF(r);
+    if (nc == -1 && PyErr_Occurred()) return R_STOP;
+    s->next_check = nc;
+    return 0;
+}
+
+static int path_push(Core *s, const Move *mv) {
+    if (s->depth >= s->path_cap) {
+        int nc = s->path_cap ? s->path_cap * 2 : 256;
+        Move *np = (Move *)realloc(s->path, sizeof(Move) * (size_t)nc);
+        if (!np) return -1;
+        s->path = np;
+        s->path_cap = nc;
+        Move *nb = (Move *)realloc(s->best_line, sizeof(Move) * (size_t)nc);
+        if (!nb) return -1;
+        s->best_line = nb;
+        Move *nw = (Move *)realloc(s->win_line, sizeof(Move) * (size_t)nc);
+        if (!nw) return -1;
+        s->win_line = nw;
+    }
+    s->path[s->depth++] = *mv;
+    return 0;
+}
+
+static int ensure_lines(Core *s) {
+    if (s->path_cap) return 0;
+    s->path_cap = 256;
+    s->path = (Move *)malloc(sizeof(Move) * 256);
+    s->best_line = (Move *)malloc(sizeof(Move) * 256);
+    s->win_line = (Move *)malloc(sizeof(Move) * 256);
+    return (s->path && s->best_line && s->win_line) ? 0 : -1;
+}
+
+/* Search._enter_node */
+static int enter_node(Core *s) {
+    s->nodes++;
+    if (s->nodes >= s->next_check && check(s)) return R_STOP;
+    if (s->filled > s->best_progress) {
+        s->best_progress = s->filled;
+        memcpy(s->best_line, s->path, sizeof(Move) * (size_t)s->depth);
+        s->best_len = s->depth;
+    }
+    return 0;
+}
+
+static const Move *pv_get(Core *s, FP f) {
+    if (!s->pv_count) return NULL;
+    size_t m = s->pv_cap - 1, i = (size_t)f.a & m;
+    while (s->pv[i].used) {
+        if (s->pv[i].a == f.a && s->pv[i].b == f.b) return &s->pv[i].mv;
+        i = (i + 1) & m;
+    }
+    return NULL;
+}
+
+/* Search.dfs: 1 win within budget, 0 none, R_STOP, R_NOMEM */
+static int dfs(Core *s, int64_t budget) {
+    if (enter_node(s)) return R_STOP;
+    if (s->filled == s->slots_total) {
+        memcpy(s->win_line, s->path, sizeof(Move) * (size_t)s->depth);
+        s->win_len = s->depth;
+        s->have_win = 1;
+        return 1;
+    }
+    int flags = dead_flags(s);
+    FP key;
+    int have_key = 0;
+    if (s->sw_transposition) {
+        key = state_fp(s, flags);
+        have_key = 1;
+        TTEntry *x = tt_find(&s->tt, key);
+        if (x && x->val > budget) {
+            s->tt_hits++;
+            return 0;
+        }
+    }
+    if (s->sw_bounds) {
+        int b = bound_fails(s, budget);
+        if (b == -2) return R_NOMEM;
+        if (b) return 0;
+    }
+    size_t base = s->stack_len;
+    int n = gen_children(s, flags);
+    if (n < 0) return R_NOMEM;
+    if (s->pv_count) {
+        if (!have_key) key = state_fp(s, flags);
+        const Move *pm = pv_get(s, key);
+        if (pm) {
+            for (int i = 0; i < n; i++)
+                if (moves_equal(&s->stack[base + i], pm)) {
+                    if (i > 0) {
+                        Move t = s->stack[base + i];
+                        memmove(&s->stack[base + 1], &s->stack[base], sizeof(Move) * (size_t)i);
+                        s->stack[base] = t;
+                        s->pv_hits++;
+                    }
+                    break;
+                }
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        Move mv = s->stack[base + i];
+        int64_t c = move_cost(s, mv.kind, mv.nd);
+        if (c > budget) continue;
+        Undo u = apply_move(s, &mv);
+        if (path_push(s, &mv)) return R_NOMEM;
+        int ok = dfs(s, budget - c);
+        s->depth--;
+        if (ok < 0) return ok;
+        undo_move(s, &mv, u);
+        if (ok) {
+            s->stack_len = base;
+            return 1;
+        }
+    }
+    s->stack_len = base;
+    if (have_key) {
+        if ((int64_t)s->tt.count >= s->table_size) {
+            int64_t ev = tt_evict(&s->tt);
+            if (ev < 0) return R_NOMEM;
+            s->tt_evictions += ev;
+        }
+        TTEntry *x = tt_find(&s->tt, key);
+        int64_t old = x ? x->val : 0;
+        if (budget + 1 > old) {
+            if (tt_set(&s->tt, key, s->objective == OBJ_NONE ? INF : budget + 1)) return R_NOMEM;
+        }
+    }
+    return 0;
+}
+
+/* Search.furthest's rec: 0 done, R_STOP (a limit or a full seen-set), R_NOMEM */
+static int furthest_rec(Core *s) {
+    if (enter_node(s)) return R_STOP;
+    int total = s->slots_total;
+    int left = total - s->filled;
+    int reach = s->filled + (left < s->n_remaining ? left : s->n_remaining);
+    if (reach <= s->best_progress) return 0;
+    int flags = dead_flags(s);
+    FP key = state_fp(s, flags);
+    if (seen_has(&s->seen, key)) return 0;
+    if ((int64_t)s->seen.count >= s->seen_cap) {
+        PyErr_SetNone(StopError);
+        return R_STOP;
+    }
+    if (seen_add(&s->seen, key) < 0) return R_NOMEM;
+    size_t base = s->stack_len;
+    int n = gen_children(s, flags);
+    if (n < 0) return R_NOMEM;
+    for (int i = 0; i < n; i++) {
+        Move mv = s->stack[base + i];
+        Undo u = apply_move(s, &mv);
+        if (path_push(s, &mv)) return R_NOMEM;
+        int r = furthest_rec(s);
+        s->depth--;
+        if (r < 0) return r;
+        undo_move(s, &mv, u);
+    }
+    s->stack_len = base;
+    return 0;
+}
+
+/* ---- Python glue ----------------------------------------------------------------------- */
+
+static PyObject *move_to_tuple(const Move *mv) {
+    PyObject *d = PyTuple_New(mv->nd);
+    if (!d) return NULL;
+    for (int i = 0; i < mv->nd; i++) PyTuple_SET_ITEM(d, i, PyLong_FromLong(mv->disc[i]));
+    return Py_BuildValue("(iiiiiiN)", (int)mv->kind, (int)mv->card, (int)mv->r, (int)mv->s,
+                         (int)mv->r2, (int)mv->s2, d);
+}
+
+static PyObject *line_to_list(const Move *line, int n) {
+    PyObject *l = PyList_New(n);
+    if (!l) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *t = move_to_tuple(&line[i]);
+        if (!t) {
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, i, t);
+    }
+    return l;
+}
+
+static int tuple_to_move(Core *s, PyObject *t, Move *mv) {
+    int kind, card, r, sl, r2, s2;
+    PyObject *disc;
+    if (!PyArg_ParseTuple(t, "iiiiiiO", &kind, &card, &r, &sl, &r2, &s2, &disc)) return -1;
+    PyObject *seq = PySequence_Fast(disc, "discards must be a sequence");
+    if (!seq) return -1;
+    Py_ssize_t nd = PySequence_Fast_GET_SIZE(seq);
+    if (nd > MAXH) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "too many discards");
+        return -1;
+    }
+    memset(mv, 0, sizeof *mv);
+    mv->kind = (int8_t)kind;
+    mv->card = (int16_t)card;
+    mv->r = (int8_t)r;
+    mv->s = (int8_t)sl;
+    mv->r2 = (int8_t)r2;
+    mv->s2 = (int8_t)s2;
+    mv->nd = (int8_t)nd;
+    for (Py_ssize_t i = 0; i < nd; i++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (c == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        mv->disc[i] = (uint8_t)c;
+    }
+    Py_DECREF(seq);
+    (void)s;
+    return 0;
+}
+
+static int read_int_list(PyObject *o, int *out, int maxn, const char *what) {
+    PyObject *seq = PySequence_Fast(o, what);
+    if (!seq) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > maxn) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "%s: too long", what);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(seq);
+    return (int)n;
+}
+
+static void core_free_tables(Core *s) {
+    for (int h = 0; h <= MAXR; h++) {
+        free(s->qual_pos[h]);
+        free(s->qual_before[h]);
+        s->qual_pos[h] = s->qual_before[h] = NULL;
+    }
+    free(s->next_summit);
+    s->next_summit = NULL;
+    for (int q = 0; q < MAXP; q++) {
+        free(s->nxt_all[q]);
+        s->nxt_all[q] = NULL;
+        for (int h = 0; h <= MAXR; h++) {
+            free(s->qual_all[q][h]);
+            s->qual_all[q][h] = NULL;
+        }
+        free(s->deck[q]);
+        s->deck[q] = NULL;
+    }
+    for (int f = 0; f < (MAXR + 1) * 4; f++)
+        for (int q = 0; q < MAXP; q++) {
+            free(s->usable_pos[f][q]);
+            free(s->usable_before[f][q]);
+            s->usable_pos[f][q] = s->usable_before[f][q] = NULL;
+        }
+}
+
+static void Core_dealloc(Core *s) {
+    core_free_tables(s);
+    tt_clear(&s->tt);
+    seen_clear(&s->seen);
+    free(s->pv);
+    free(s->path);
+    free(s->best_line);
+    free(s->win_line);
+    free(s->stack);
+    Py_XDECREF(s->check_cb);
+    Py_TYPE(s)->tp_free((PyObject *)s);
+}
+
+/* Core(kind, value, colour, maxrow, summit, bridge, rowlen, hand_size, decks, first_pos,
+ *      look_through, bridge_max, campfire_paid, objective,
+ *      transposition, dominance, bounds, window_players, table_size) */
+static int Core_init(Core *s, PyObject *args, PyObject *kw) {
+    PyObject *kind, *value, *colour, *maxrow, *rowlen, *decks, *first_pos;
+    int summit, bridge, hand_size, lt, bm, cp, obj, tr, dom, bnd, wp;
+    long long table_size;
+    if (!PyArg_ParseTuple(args, "OOOOiiOiOOiiiiiiiiL", &kind, &value, &colour, &maxrow, &summit,
+                          &bridge, &rowlen, &hand_size, &decks, &first_pos, &lt, &bm, &cp, &obj,
+                          &tr, &dom, &bnd, &wp, &table_size))
+        return -1;
+    int tmp[1024];
+    int nt = read_int_list(kind, tmp, MAXT, "kind");
+    if (nt < 0) return -1;
+    s->nt = nt;
+    for (int i = 0; i < nt; i++) s->kind[i] = (int8_t)tmp[i];
+    if (read_int_list(value, tmp, MAXT, "value") != nt) return PyErr_Occurred() ? -1 : (PyErr_SetString(PyExc_ValueError, "value"), -1);
+    for (int i = 0; i < nt; i++) s->value[i] = (int16_t)tmp[i];
+    if (read_int_list(colour, tmp, MAXT, "colour") != nt) return PyErr_Occurred() ? -1 : (PyErr_SetString(PyExc_ValueError, "colour"), -1);
+    for (int i = 0; i < nt; i++) s->colour[i] = (int8_t)tmp[i];
+    if (read_int_list(maxrow, tmp, MAXT, "maxrow") != nt) return PyErr_Occurred() ? -1 : (PyErr_SetString(PyExc_ValueError, "maxrow"), -1);
+    for (int i = 0; i < nt; i++) s->maxrow[i] = (int8_t)tmp[i];
+    s->kind[nt] = -1;
+    s->maxrow[nt] = 0;
+    s->colour[nt] = -1;
+    s->summit = summit;
+    s->bridge = bridge;
+    int R = read_int_list(rowlen, tmp, MAXR, "rowlen");
+    if (R < 0) return -1;
+    s->R = R;
+    s->slots_below_peak = 0;
+    for (int r = 0; r < R; r++) {
+        if (tmp[r] >= MAXLEN) {
+            PyErr_SetString(PyExc_ValueError, "row too long");
+            return -1;
+        }
+        s->rowlen[r] = tmp[r];
+        s->slots_below_peak += tmp[r];
+    }
+    s->slots_total = s->slots_below_peak + 1;
+    if (hand_size > MAXH) {
+        PyErr_SetString(PyExc_ValueError, "hand too large");
+        return -1;
+    }
+    s->hand_size = hand_size;
+    PyObject *dseq = PySequence_Fast(decks, "decks");
+    if (!dseq) return -1;
+    Py_ssize_t P = PySequence_Fast_GET_SIZE(dseq);
+    if (P < 1 || P > MAXP) {
+        Py_DECREF(dseq);
+        PyErr_SetString(PyExc_ValueError, "players");
+        return -1;
+    }
+    s->P = (int)P;
+    for (int q = 0; q < P; q++) {
+        int n = read_int_list(PySequence_Fast_GET_ITEM(dseq, q), tmp, 1024, "deck");
+        if (n < 0) {
+            Py_DECREF(dseq);
+            return -1;
+        }
+        s->decklen[q] = n;
+        s->deck[q] = (uint8_t *)malloc((size_t)n + 1);
+        for (int i = 0; i < n; i++) s->deck[q][i] = (uint8_t)tmp[i];
+    }
+    Py_DECREF(dseq);
+    PyObject *fseq = PySequence_Fast(first_pos, "first_pos");
+    if (!fseq) return -1;
+    for (int q = 0; q < P; q++) {
+        int n = read_int_list(PySequence_Fast_GET_ITEM(fseq, q), tmp, MAXT + 2, "first_pos");
+        if (n < 0) {
+            Py_DECREF(fseq);
+            return -1;
+        }
+        for (int i = 0; i < n; i++) s->first_pos[q][i] = (int16_t)tmp[i];
+    }
+    Py_DECREF(fseq);
+    s->look_through = lt;
+    s->bridge_max = bm;
+    s->campfire_paid = cp;
+    s->objective = obj;
+    s->sw_transposition = tr;
+    s->sw_dominance = dom;
+    s->sw_bounds = bnd;
+    s->sw_window_players = wp;
+    s->table_size = table_size;
+    s->best_progress = -1;
+    s->seen_cap = 0;
+    if (ensure_lines(s)) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* set_state(rows, hands, ptr, to_move, peak_filled) */
+static PyObject *Core_set_state(Core *s, PyObject *args) {
+    PyObject *rows, *hands, *ptr;
+    int to_move, peak;
+    if (!PyArg_ParseTuple(args, "OOOii", &rows, &hands, &ptr, &to_move, &peak)) return NULL;
+    int tmp[1024];
+    PyObject *rs = PySequence_Fast(rows, "rows");
+    if (!rs) return NULL;
+    if (PySequence_Fast_GET_SIZE(rs) != s->R) {
+        Py_DECREF(rs);
+        PyErr_SetString(PyExc_ValueError, "rows");
+        return NULL;
+    }
+    s->filled = 0;
+    s->n_bridges = 0;
+    for (int r = 0; r < s->R; r++) {
+        int n = read_int_list(PySequence_Fast_GET_ITEM(rs, r), tmp, MAXLEN, "row");
+        if (n < 0) {
+            Py_DECREF(rs);
+            return NULL;
+        }
+        s->rlen[r] = n;
+        for (int i = 0; i < n; i++) {
+            s->rows[r][i] = (uint8_t)tmp[i];
+            if (tmp[i] == s->bridge) s->n_bridges++;
+        }
+        s->filled += n;
+    }
+    Py_DECREF(rs);
+    s->filled += peak;
+    PyObject *hs = PySequence_Fast(hands, "hands");
+    if (!hs) return NULL;
+    for (int q = 0; q < s->P; q++) {
+        int n = read_int_list(PySequence_Fast_GET_ITEM(hs, q), tmp, MAXH, "hand");
+        if (n < 0) {
+            Py_DECREF(hs);
+            return NULL;
+        }
+        s->hlen[q] = n;
+        for (int i = 0; i < n; i++) s->hands[q][i] = (uint8_t)tmp[i];
+    }
+    Py_DECREF(hs);
+    if (read_int_list(ptr, tmp, MAXP, "ptr") != s->P) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "ptr");
+        return NULL;
+    }
+    for (int q = 0; q < s->P; q++) s->ptr[q] = tmp[q];
+    s->to_move = to_move;
+    memset(s->remaining, 0, sizeof s->remaining);
+    s->n_remaining = 0;
+    for (int q = 0; q < s->P; q++) {
+        for (int i = 0; i < s->hlen[q]; i++) s->remaining[s->hands[q][i]]++;
+        for (int i = s->ptr[q]; i < s->decklen[q]; i++) s->remaining[s->deck[q][i]]++;
+        s->n_remaining += s->hlen[q] + s->decklen[q] - s->ptr[q];
+    }
+    memset(s->rem_by_maxrow, 0, sizeof s->rem_by_maxrow);
+    for (int c = 0; c < s->nt; c++) s->rem_by_maxrow[s->maxrow[c]] += s->remaining[c];
+    s->stack_len = 0;
+    s->depth = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_key(Core *s, PyObject *Py_UNUSED(ignored)) {
+    uint8_t buf[KEYMAX];
+    size_t n = build_key(s, dead_flags(s), buf);
+    return PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)n);
+}
+
+static PyObject *Core_children(Core *s, PyObject *Py_UNUSED(ignored)) {
+    size_t base = s->stack_len;
+    int n = gen_children(s, dead_flags(s));
+    if (n < 0) return PyErr_NoMemory();
+    PyObject *l = line_to_list(s->stack + base, n);
+    s->stack_len = base;
+    return l;
+}
+
+/* bounds(budget) -> (bound_fails, waste_lower_bound, players_window_bound or -1,
+ *                    players_turns_bound or -1), for the equivalence tests */
+static PyObject *Core_bounds(Core *s, PyObject *args) {
+    long long budget;
+    if (!PyArg_ParseTuple(args, "L", &budget)) return NULL;
+    int64_t saved[4];
+    memcpy(saved, s->pruned, sizeof saved);
+    int bf = bound_fails(s, budget);
+    memcpy(s->pruned, saved, sizeof saved);
+    int64_t wl = waste_lower_bound(s, budget);
+    int64_t pw = s->P > 1 ? players_window_bound(s, budget) : -1;
+    int64_t pt = s->P > 1 ? players_turns_bound(s, budget) : -1;
+    if (bf == -2 || wl == -2 || pw == -2 || pt == -2) return PyErr_NoMemory();
+    return Py_BuildValue("(OLLL)", bf ? Py_True : Py_False, (long long)wl, (long long)pw,
+                         (long long)pt);
+}
+
+static int begin_call(Core *s, PyObject *cb, long long nodes, long long next_check,
+                      int best_progress) {
+    Py_XINCREF(cb);
+    Py_XSETREF(s->check_cb, cb);
+    s->nodes = nodes;
+    s->next_check = next_check;
+    s->best_progress = best_progress;
+    s->best_len = -1;
+    s->have_win = 0;
+    s->depth = 0;
+    s->stack_len = 0;
+    return 0;
+}
+
+/* dfs(budget, check_cb, nodes, next_check, best_progress) -> bool; check_cb(nodes) returns
+ * the next node count to call it at, or raises (Stop, KeyboardInterrupt) */
+static PyObject *Core_dfs(Core *s, PyObject *args) {
+    long long budget, nodes, next_check;
+    int best_progress;
+    PyObject *cb;
+    if (!PyArg_ParseTuple(args, "LOLLi", &budget, &cb, &nodes, &next_check, &best_progress))
+        return NULL;
+    begin_call(s, cb, nodes, next_check, best_progress);
+    int r = dfs(s, budget);
+    Py_CLEAR(s->check_cb);
+    if (r == R_NOMEM) return PyErr_NoMemory();
+    if (r == R_STOP) {
+        if (!PyErr_Occurred()) PyErr_SetNone(StopError);
+        return NULL;
+    }
+    return PyBool_FromLong(r);
+}
+
+/* furthest(cap, check_cb, nodes, next_check, best_progress) -> True (finished) */
+static PyObject *Core_furthest(Core *s, PyObject *args) {
+    long long cap, nodes, next_check;
+    int best_progress;
+    PyObject *cb;
+    if (!PyArg_ParseTuple(args, "LOLLi", &cap, &cb, &nodes, &next_check, &best_progress))
+        return NULL;
+    begin_call(s, cb, nodes, next_check, best_progress);
+    seen_clear(&s->seen);
+    s->seen_cap = cap;
+    int r = furthest_rec(s);
+    Py_CLEAR(s->check_cb);
+    if (r == R_NOMEM) return PyErr_NoMemory();
+    if (r == R_STOP) {
+        if (!PyErr_Occurred()) PyErr_SetNone(StopError);
+        return NULL;
+    }
+    Py_RETURN_TRUE;
+}
+
+/* counters() -> (nodes, tt_hits, tt_evictions, (summit, height, cards, objective),
+ *                best_progress, pv_hits, seen states) */
+static PyObject *Core_counters(Core *s, PyObject *Py_UNUSED(ignored)) {
+    return Py_BuildValue("(LLL(LLLL)iLL)", (long long)s->nodes, (long long)s->tt_hits,
+                         (long long)s->tt_evictions, (long long)s->pruned[PR_SUMMIT],
+                         (long long)s->pruned[PR_HEIGHT], (long long)s->pruned[PR_CARDS],
+                         (long long)s->pruned[PR_OBJECTIVE], s->best_progress,
+                         (long long)s->pv_hits, (long long)s->seen.count);
+}
+
+static PyObject *Core_reset_counters(Core *s, PyObject *Py_UNUSED(ignored)) {
+    s->tt_hits = s->tt_evictions = s->pv_hits = 0;
+    memset(s->pruned, 0, sizeof s->pruned);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_win_line(Core *s, PyObject *Py_UNUSED(ignored)) {
+    if (!s->have_win) Py_RETURN_NONE;
+    return line_to_list(s->win_line, s->win_len);
+}
+
+static PyObject *Core_best_line(Core *s, PyObject *Py_UNUSED(ignored)) {
+    if (s->best_len < 0) Py_RETURN_NONE;
+    return line_to_list(s->best_line, s->best_len);
+}
+
+static PyObject *Core_tt_get(Core *s, PyObject *args) {
+    const char *buf;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "y#", &buf, &n)) return NULL;
+    TTEntry *x = tt_find(&s->tt, fingerprint((const uint8_t *)buf, (size_t)n));
+    if (!x) Py_RETURN_NONE;
+    return PyLong_FromLongLong(x->val);
+}
+
+static PyObject *Core_tt_len(Core *s, PyObject *Py_UNUSED(ignored)) {
+    return PyLong_FromSize_t(s->tt.count);
+}
+
+static PyObject *Core_evict(Core *s, PyObject *Py_UNUSED(ignored)) {
+    int64_t n = tt_evict(&s->tt);
+    if (n < 0) return PyErr_NoMemory();
+    return PyLong_FromLongLong(n);
+}
+
+static PyObject *Core_clear_seen(Core *s, PyObject *Py_UNUSED(ignored)) {
+    seen_clear(&s->seen);
+    Py_RETURN_NONE;
+}
+
+/* set_pv([(key bytes, move tuple), ...]) */
+static PyObject *Core_set_pv(Core *s, PyObject *args) {
+    PyObject *lst;
+    if (!PyArg_ParseTuple(args, "O", &lst)) return NULL;
+    PyObject *seq = PySequence_Fast(lst, "pv");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    free(s->pv);
+    s->pv = NULL;
+    s->pv_count = 0;
+    s->pv_cap = 0;
+    if (n == 0) {
+        Py_DECREF(seq);
+        Py_RETURN_NONE;
+    }
+    size_t cap = 16;
+    while (cap < (size_t)n * 2) cap *= 2;
+    s->pv = (PVEntry *)calloc(cap, sizeof(PVEntry));
+    if (!s->pv) {
+        Py_DECREF(seq);
+        return PyErr_NoMemory();
+    }
+    s->pv_cap = cap;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *it = PySequence_Fast_GET_ITEM(seq, i);
+        const char *buf;
+        Py_ssize_t kn;
+        PyObject *mt;
+        if (!PyArg_ParseTuple(it, "y#O", &buf, &kn, &mt)) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        Move mv;
+        if (tuple_to_move(s, mt, &mv)) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        order_key(s, &mv);
+        FP f = fingerprint((const uint8_t *)buf, (size_t)kn);
+        size_t m = cap - 1, j = (size_t)f.a & m;
+        while (s->pv[j].used && !(s->pv[j].a == f.a && s->pv[j].b == f.b)) j = (j + 1) & m;
+        if (!s->pv[j].used) s->pv_count++;
+        s->pv[j].a = f.a;
+        s->pv[j].b = f.b;
+        s->pv[j].mv = mv; /* a later entry under the same key replaces it, as a dict */
+        s->pv[j].used = 1;
+    }
+    Py_DECREF(seq);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef Core_methods[] = {
+    {"set_state", (PyCFunction)Core_set_state, METH_VARARGS, "set_state(rows, hands, ptr, to_move, peak)"},
+    {"key", (PyCFunction)Core_key, METH_NOARGS, "the state key (State.key bytes)"},
+    {"children", (PyCFunction)Core_children, METH_NOARGS, "State.children (search order)"},
+    {"bounds", (PyCFunction)Core_bounds, METH_VARARGS, "(bound_fails, waste, window, turns)"},
+    {"dfs", (PyCFunction)Core_dfs, METH_VARARGS, "Search.dfs"},
+    {"furthest", (PyCFunction)Core_furthest, METH_VARARGS, "Search.furthest"},
+    {"counters", (PyCFunction)Core_counters, METH_NOARGS, "search counters"},
+    {"reset_counters", (PyCFunction)Core_reset_counters, METH_NOARGS, "zero hits, evictions, cuts"},
+    {"win_line", (PyCFunction)Core_win_line, METH_NOARGS, "the last win's line or None"},
+    {"best_line", (PyCFunction)Core_best_line, METH_NOARGS, "the furthest line of the last call or None"},
+    {"tt_get", (PyCFunction)Core_tt_get, METH_VARARGS, "table entry of a key or None"},
+    {"tt_len", (PyCFunction)Core_tt_len, METH_NOARGS, "table entries"},
+    {"evict", (PyCFunction)Core_evict, METH_NOARGS, "drop the older half of the table"},
+    {"clear_seen", (PyCFunction)Core_clear_seen, METH_NOARGS, "free the furthest seen-set"},
+    {"set_pv", (PyCFunction)Core_set_pv, METH_VARARGS, "principal variation: [(key, move)]"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "solver._core.Core",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The compiled search core of one Search (see solver/_core.c)",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Core_init,
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_methods = Core_methods,
+};
+
+static PyObject *mod_set_stop(PyObject *m, PyObject *args) {
+    PyObject *e;
+    if (!PyArg_ParseTuple(args, "O", &e)) return NULL;
+    Py_XINCREF(e);
+    Py_XSETREF(StopError, e);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef mod_methods[] = {
+    {"set_stop", mod_set_stop, METH_VARARGS, "the exception raised when a limit runs out"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef coremodule = {PyModuleDef_HEAD_INIT, "_core",
+                                        "Compiled search core (solver/_core.c)", -1,
+                                        mod_methods};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    if (PyType_Ready(&CoreType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&coremodule);
+    if (!m) return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyModule_AddIntConstant(m, "ABI", 1);
+    return m;
+}
