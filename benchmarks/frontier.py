@@ -4,8 +4,10 @@ Run ``python -m benchmarks.frontier --help``. Three tables, each for a *configur
 search switches (``--config``):
 
 * ``before``: the issue-8 search (the new switches ``window_players``, ``deepening``,
-  ``pv_order`` off: exactly the earlier code path);
-* ``after``: every switch on (the defaults).
+  ``pv_order`` and ``core`` off: exactly the earlier code path);
+* ``python``: every switch on but the compiled core (the pure-Python search, the reference);
+* ``after``: every switch on (the defaults), the compiled core (``solver/_core.c``) where it
+  is built.
 
 Limits are CPU seconds of the worker (``time.process_time``), not wall time: the machine is
 shared, and a deal must get the same search whatever else runs.
@@ -45,7 +47,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 
 CONFIGS = {
-    "before": {"window_players": False, "deepening": False, "pv_order": False},
+    "before": {"window_players": False, "deepening": False, "pv_order": False, "core": False},
+    "python": {"core": False},
     "after": {},
 }
 
@@ -351,7 +354,7 @@ def report(out: Path) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.frontier", description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", default="optimum,ladder", help="optimum,ladder,attack")
-    ap.add_argument("--config", default="before,after", help="before,after")
+    ap.add_argument("--config", default="before,after", help="before,python,after")
     ap.add_argument("--objectives", default="waste,turns")
     ap.add_argument("--players", default="1-5", help="player counts of the optimum table")
     ap.add_argument("--solo-seeds", default="1-20")

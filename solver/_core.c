@@ -1338,10 +1338,19 @@ static int dfs(Core *s, int64_t budget) {
                 }
         }
     }
+    int last_summits = s->sw_bounds ? s->remaining[s->summit] : 0;
     for (int i = 0; i < n; i++) {
         Move mv = s->stack[base + i];
         int64_t c = move_cost(s, mv.kind, mv.nd);
         if (c > budget) continue;
+        if (last_summits) {
+            int ns = 0;
+            for (int j = 0; j < mv.nd; j++) ns += mv.disc[j] == s->summit;
+            if (ns == last_summits) { /* it would discard every Summit left (R10): cut */
+                s->pruned[PR_SUMMIT]++;
+                continue;
+            }
+        }
         Undo u = apply_move(s, &mv);
         if (path_push(s, &mv)) return R_NOMEM;
         int ok = dfs(s, budget - c);

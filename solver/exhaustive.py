@@ -180,9 +180,15 @@ class Search(PVOrder, Beam, NodeLimits):
                 return False
         if self.sw.bounds and self.bound_fails(budget):
             return False
+        summit = self.t.summit
+        last_summits = self.remaining[summit] if self.sw.bounds else 0
         for mv in self.ordered_children(flags, key):
             c = self.move_cost(mv[0], len(mv[6]))
             if c > budget:
+                continue
+            if last_summits and mv[6].count(summit) == last_summits:
+                # it would discard every Summit left (R10: no win after it): cut here
+                self.pruned["summit"] += 1
                 continue
             rec = self.apply(mv)
             self.path.append(mv)
