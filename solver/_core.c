@@ -320,6 +320,11 @@ typedef struct {
     Seen seen;
     int64_t seen_cap;
     PyObject *check_cb;
+    int spent0; /* State.spent0: cards out before the search's start */
+    Move *beam_win;
+    int beam_win_len;
+    PyObject *beam_best;
+    int beam_best_progress;
 } Core;
 
 static PyObject *StopError = NULL; /* solver.state.Stop, given by the Python side */
@@ -1409,6 +1414,397 @@ static int furthest_rec(Core *s) {
     return 0;
 }
 
+/* ---- the beam (solver/beam.py: Beam.beam) ------------------------------------------- */
+
+typedef struct {
+    uint8_t rows[MAXR][MAXLEN];
+    uint8_t rlen[MAXR];
+    uint8_t hands[MAXP][MAXH];
+    uint8_t hlen[MAXP];
+    int16_t ptr[MAXP];
+    uint8_t to_move;
+} Snap;
+
+typedef struct {
+    int64_t score0, score1; /* the score tuple */
+    Snap snap;
+    int parent; /* arena index of the line it extends (-1: the start) */
+    Move mv;
+    FP key;
+} BeamEntry;
+
+typedef struct {
+    int parent;
+    Move mv;
+} ArenaNode;
+
+typedef struct {
+    int beam_spent, beam_real, beam_bridge, beam_slack, beam_slack_floor, keep;
+} BeamWeights;
+
+static void take_snap(Core *s, Snap *x) {
+    memset(x, 0, sizeof *x);
+    for (int r = 0; r < s->R; r++) {
+        x->rlen[r] = (uint8_t)s->rlen[r];
+        memcpy(x->rows[r], s->rows[r], (size_t)s->rlen[r]);
+    }
+    for (int q = 0; q < s->P; q++) {
+        x->hlen[q] = (uint8_t)s->hlen[q];
+        memcpy(x->hands[q], s->hands[q], (size_t)s->hlen[q]);
+        x->ptr[q] = (int16_t)s->ptr[q];
+    }
+    x->to_move = (uint8_t)s->to_move;
+}
+
+/* State.restore: filled counts the rows only (never the peak) */
+static void put_snap(Core *s, const Snap *x) {
+    s->filled = 0;
+    s->n_bridges = 0;
+    for (int r = 0; r < s->R; r++) {
+        s->rlen[r] = x->rlen[r];
+        memcpy(s->rows[r], x->rows[r], x->rlen[r]);
+        s->filled += x->rlen[r];
+        for (int i = 0; i < x->rlen[r]; i++) s->n_bridges += x->rows[r][i] == s->bridge;
+    }
+    memset(s->remaining, 0, sizeof s->remaining);
+    s->n_remaining = 0;
+    for (int q = 0; q < s->P; q++) {
+        s->hlen[q] = x->hlen[q];
+        memcpy(s->hands[q], x->hands[q], x->hlen[q]);
+        s->ptr[q] = x->ptr[q];
+        for (int i = 0; i < s->hlen[q]; i++) s->remaining[s->hands[q][i]]++;
+        for (int i = s->ptr[q]; i < s->decklen[q]; i++) s->remaining[s->deck[q][i]]++;
+        s->n_remaining += s->hlen[q] + s->decklen[q] - s->ptr[q];
+    }
+    memset(s->rem_by_maxrow, 0, sizeof s->rem_by_maxrow);
+    for (int c = 0; c < s->nt; c++) s->rem_by_maxrow[s->maxrow[c]] += s->remaining[c];
+    s->to_move = x->to_move;
+}
+
+static int spent(Core *s) {
+    int n = 0;
+    for (int q = 0; q < s->P; q++) n += s->ptr[q] - s->hlen[q];
+    return n - s->filled - s->spent0;
+}
+
+static int can_move(Core *s) {
+    if (s->hlen[s->to_move] >= 2) return 1;
+    Placement pls[64];
+    return placements(s, s->to_move, pls, 64) > 0;
+}
+
+static int slack_penalty(Core *s, const BeamWeights *w) {
+    if (s->P == 1 || !w->beam_slack) return 0;
+    int P = s->P;
+    int n = s->slots_below_peak - s->filled + s->n_bridges + 1;
+    int worst = (int)INF;
+    for (int q = 0; q < P; q++) {
+        int turns = (n - ((q - s->to_move) % P + P) % P + P - 1) / P;
+        int slack = s->hlen[q] + s->decklen[q] - s->ptr[q] - turns;
+        if (slack < worst) worst = slack;
+    }
+    int sh = w->beam_slack_floor - worst;
+    return sh > 0 ? w->beam_slack * sh : 0;
+}
+
+typedef struct {
+    BeamEntry *e;
+    size_t n, cap;
+    size_t *slot; /* hash: index + 1, 0 empty */
+    size_t scap;
+} SeenLayer;
+
+static int layer_find_or_add(SeenLayer *L, FP f, size_t *idx) {
+    if ((L->n + 1) * 2 > L->scap) {
+        size_t nc = L->scap ? L->scap * 2 : 4096;
+        size_t *ns = (size_t *)calloc(nc, sizeof(size_t));
+        if (!ns) return -1;
+        for (size_t i = 0; i < L->n; i++) {
+            size_t j = (size_t)L->e[i].key.a & (nc - 1);
+            while (ns[j]) j = (j + 1) & (nc - 1);
+            ns[j] = i + 1;
+        }
+        free(L->slot);
+        L->slot = ns;
+        L->scap = nc;
+    }
+    size_t m = L->scap - 1, j = (size_t)f.a & m;
+    while (L->slot[j]) {
+        BeamEntry *x = &L->e[L->slot[j] - 1];
+        if (x->key.a == f.a && x->key.b == f.b) {
+            *idx = L->slot[j] - 1;
+            return 0; /* there already */
+        }
+        j = (j + 1) & m;
+    }
+    if (L->n >= L->cap) {
+        size_t nc = L->cap ? L->cap * 2 : 1024;
+        BeamEntry *ne = (BeamEntry *)realloc(L->e, nc * sizeof(BeamEntry));
+        if (!ne) return -1;
+        L->e = ne;
+        L->cap = nc;
+    }
+    L->slot[j] = L->n + 1;
+    *idx = L->n++;
+    return 1;
+}
+
+static void layer_reset(SeenLayer *L) {
+    L->n = 0;
+    if (L->slot) memset(L->slot, 0, L->scap * sizeof(size_t));
+}
+
+static void layer_free(SeenLayer *L) {
+    free(L->e);
+    free(L->slot);
+    memset(L, 0, sizeof *L);
+}
+
+static const BeamEntry *g_sort_base;
+static int cmp_entry_idx(const void *x, const void *y) {
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    const BeamEntry *ea = &g_sort_base[a], *eb = &g_sort_base[b];
+    if (ea->score0 != eb->score0) return ea->score0 < eb->score0 ? -1 : 1;
+    if (ea->score1 != eb->score1) return ea->score1 < eb->score1 ? -1 : 1;
+    return a < b ? -1 : a > b; /* stable: insertion order */
+}
+
+typedef struct {
+    ArenaNode *a;
+    int n, cap;
+} Arena;
+
+static int arena_push(Arena *A, int parent, const Move *mv) {
+    if (A->n >= A->cap) {
+        int nc = A->cap ? A->cap * 2 : 1024;
+        ArenaNode *na = (ArenaNode *)realloc(A->a, sizeof(ArenaNode) * (size_t)nc);
+        if (!na) return -1;
+        A->a = na;
+        A->cap = nc;
+    }
+    A->a[A->n].parent = parent;
+    A->a[A->n].mv = *mv;
+    return A->n++;
+}
+
+/* the line ending at arena node idx, then mv (if given), into out; returns its length */
+static int arena_line(Core *s, const Arena *A, int idx, const Move *mv, Move **out) {
+    int n = 0;
+    for (int i = idx; i >= 0; i = A->a[i].parent) n++;
+    int total = n + (mv ? 1 : 0);
+    Move *line = (Move *)malloc(sizeof(Move) * (size_t)(total + 1));
+    if (!line) return -1;
+    int k = n;
+    for (int i = idx; i >= 0; i = A->a[i].parent) line[--k] = A->a[i].mv;
+    if (mv) line[n] = *mv;
+    *out = line;
+    (void)s;
+    return total;
+}
+
+static int set_line(Move **dst, int *dst_len, int *cap_unused, Move *line, int n) {
+    (void)cap_unused;
+    free(*dst);
+    *dst = line;
+    *dst_len = n;
+    return 0;
+}
+
+/* Beam.beam: 1 found, 0 not, R_STOP, R_NOMEM; the best win found so far is in beam_win
+ * (also when a limit stops it). */
+typedef struct {
+    Move *win;
+    int win_len, have;
+    int64_t cap;
+    Move *best;
+    int best_len; /* -1: no new furthest line */
+} BeamOut;
+
+static int beam_children(Core *s, int flags, int keep, size_t *out_base, int *out_n) {
+    size_t base = s->stack_len;
+    int n = gen_children(s, flags);
+    if (n < 0) return -1;
+    if (keep) {
+        /* keep, per placement head, the first `keep` ways to pay; keep + 1 discard moves */
+        int w = 0;
+        for (int i = 0; i < n; i++) {
+            Move *mv = &s->stack[base + i];
+            int cnt = 0;
+            for (int j = 0; j < w; j++) {
+                Move *o = &s->stack[base + j];
+                if (o->kind == mv->kind && o->card == mv->card && o->r == mv->r && o->s == mv->s &&
+                    o->r2 == mv->r2 && o->s2 == mv->s2)
+                    cnt++;
+            }
+            if (cnt < (mv->kind == M_DISCARD ? keep + 1 : keep)) {
+                if (w != i) s->stack[base + w] = *mv;
+                w++;
+            }
+        }
+        s->stack_len = base + (size_t)w;
+        n = w;
+    }
+    *out_base = base;
+    *out_n = n;
+    return 0;
+}
+
+static int run_beam(Core *s, int width, const BeamWeights *wt, int waste_mode, BeamOut *o) {
+    int total = s->slots_total;
+    Snap start;
+    take_snap(s, &start);
+    SeenLayer L;
+    memset(&L, 0, sizeof L);
+    Arena A;
+    memset(&A, 0, sizeof A);
+    /* the current layer: snapshots and the arena index of their lines */
+    Snap *lay = (Snap *)malloc(sizeof(Snap));
+    int *lay_line = (int *)malloc(sizeof(int));
+    int nlay = 1, rc = 0;
+    if (!lay || !lay_line) {
+        rc = R_NOMEM;
+        goto done;
+    }
+    lay[0] = start;
+    lay_line[0] = -1;
+    while (nlay) {
+        layer_reset(&L);
+        for (int li = 0; li < nlay; li++) {
+            put_snap(s, &lay[li]);
+            int flags = dead_flags(s);
+            size_t base;
+            int n;
+            if (beam_children(s, flags, wt->keep, &base, &n)) {
+                rc = R_NOMEM;
+                goto done;
+            }
+            for (int i = 0; i < n; i++) {
+                Move mv = s->stack[base + i];
+                s->nodes++;
+                if (s->nodes >= s->next_check && check(s)) {
+                    rc = R_STOP;
+                    goto done;
+                }
+                Undo u = apply_move(s, &mv);
+                if (s->filled == total) {
+                    Move *line;
+                    int ln = arena_line(s, &A, lay_line[li], &mv, &line);
+                    if (ln < 0) {
+                        rc = R_NOMEM;
+                        goto done;
+                    }
+                    int64_t value = 0;
+                    for (int k = 0; k < ln; k++) value += move_cost(s, line[k].kind, line[k].nd);
+                    if (value < o->cap) {
+                        set_line(&o->win, &o->win_len, NULL, line, ln);
+                        o->have = 1;
+                        o->cap = value;
+                        if (!waste_mode) {
+                            undo_move(s, &mv, u);
+                            rc = 1;
+                            goto done;
+                        }
+                    } else {
+                        free(line);
+                    }
+                    undo_move(s, &mv, u);
+                    continue;
+                }
+                if (s->filled > s->best_progress) {
+                    s->best_progress = s->filled;
+                    Move *line;
+                    int ln = arena_line(s, &A, lay_line[li], &mv, &line);
+                    if (ln < 0) {
+                        rc = R_NOMEM;
+                        goto done;
+                    }
+                    set_line(&o->best, &o->best_len, NULL, line, ln);
+                }
+                int sp = spent(s);
+                if (waste_mode && sp + s->n_bridges >= o->cap) {
+                    undo_move(s, &mv, u);
+                    continue;
+                }
+                int bf = bound_fails(s, INF);
+                if (bf == -2) {
+                    rc = R_NOMEM;
+                    goto done;
+                }
+                if (!bf && can_move(s)) {
+                    int f2 = dead_flags(s);
+                    FP key = state_fp(s, f2);
+                    size_t idx;
+                    int added = layer_find_or_add(&L, key, &idx);
+                    if (added < 0) {
+                        rc = R_NOMEM;
+                        goto done;
+                    }
+                    if (added) {
+                        BeamEntry *e = &L.e[idx];
+                        int real = s->filled - s->n_bridges;
+                        e->score0 = (int64_t)sp * wt->beam_spent + (int64_t)s->n_bridges * wt->beam_bridge -
+                                    (int64_t)real * wt->beam_real + slack_penalty(s, wt);
+                        e->score1 = -real;
+                        e->key = key;
+                        e->parent = lay_line[li];
+                        e->mv = mv;
+                        take_snap(s, &e->snap);
+                    }
+                }
+                undo_move(s, &mv, u);
+            }
+            s->stack_len = base;
+        }
+        /* the `width` best by score, ties in insertion order (a stable sort) */
+        size_t *ord = (size_t *)malloc(sizeof(size_t) * (L.n + 1));
+        if (!ord) {
+            rc = R_NOMEM;
+            goto done;
+        }
+        for (size_t i = 0; i < L.n; i++) ord[i] = i;
+        g_sort_base = L.e;
+        qsort(ord, L.n, sizeof(size_t), cmp_entry_idx);
+        int keepn = L.n < (size_t)width ? (int)L.n : width;
+        Snap *nl = (Snap *)malloc(sizeof(Snap) * (size_t)(keepn + 1));
+        int *nll = (int *)malloc(sizeof(int) * (size_t)(keepn + 1));
+        if (!nl || !nll) {
+            free(ord);
+            free(nl);
+            free(nll);
+            rc = R_NOMEM;
+            goto done;
+        }
+        for (int i = 0; i < keepn; i++) {
+            BeamEntry *e = &L.e[ord[i]];
+            nl[i] = e->snap;
+            int ai = arena_push(&A, e->parent, &e->mv);
+            if (ai < 0) {
+                free(ord);
+                free(nl);
+                free(nll);
+                rc = R_NOMEM;
+                goto done;
+            }
+            nll[i] = ai;
+        }
+        free(ord);
+        free(lay);
+        free(lay_line);
+        lay = nl;
+        lay_line = nll;
+        nlay = keepn;
+    }
+    rc = o->have ? 1 : 0;
+done:
+    free(lay);
+    free(lay_line);
+    layer_free(&L);
+    free(A.a);
+    put_snap(s, &start);
+    s->stack_len = 0;
+    return rc;
+}
+
 /* ---- Python glue ----------------------------------------------------------------------- */
 
 static PyObject *move_to_tuple(const Move *mv) {
@@ -1522,6 +1918,8 @@ static void Core_dealloc(Core *s) {
     free(s->best_line);
     free(s->win_line);
     free(s->stack);
+    free(s->beam_win);
+    Py_XDECREF(s->beam_best);
     Py_XDECREF(s->check_cb);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
@@ -1613,6 +2011,7 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     s->table_size = table_size;
     s->best_progress = -1;
     s->seen_cap = 0;
+    s->beam_win_len = -1;
     if (ensure_lines(s)) {
         PyErr_NoMemory();
         return -1;
@@ -1767,6 +2166,63 @@ static PyObject *Core_furthest(Core *s, PyObject *args) {
     Py_RETURN_TRUE;
 }
 
+/* beam(width, cap, weights(spent, real, bridge, slack, slack_floor, keep), spent0, check_cb,
+ *      nodes, next_check, best_progress) -> (found, win line or None, best line or None,
+ *      best_progress); a limit raises, and beam_result() then gives the win found before it */
+static PyObject *Core_beam(Core *s, PyObject *args) {
+    int width, spent0, best_progress;
+    long long cap, nodes, next_check;
+    BeamWeights w;
+    PyObject *cb;
+    if (!PyArg_ParseTuple(args, "iL(iiiiii)iOLLi", &width, &cap, &w.beam_spent, &w.beam_real,
+                          &w.beam_bridge, &w.beam_slack, &w.beam_slack_floor, &w.keep, &spent0,
+                          &cb, &nodes, &next_check, &best_progress))
+        return NULL;
+    begin_call(s, cb, nodes, next_check, best_progress);
+    s->spent0 = spent0;
+    BeamOut o;
+    memset(&o, 0, sizeof o);
+    o.cap = cap;
+    o.best_len = -1;
+    int r = run_beam(s, width, &w, s->objective == OBJ_WASTE, &o);
+    Py_CLEAR(s->check_cb);
+    /* keep the win for beam_result() (a limit may have stopped the beam after it) */
+    free(s->beam_win);
+    s->beam_win = o.win;
+    s->beam_win_len = o.have ? o.win_len : -1;
+    PyObject *best = o.best_len >= 0 ? line_to_list(o.best, o.best_len) : (Py_INCREF(Py_None), Py_None);
+    free(o.best);
+    if (!best) return NULL;
+    if (r == R_NOMEM) {
+        Py_DECREF(best);
+        return PyErr_NoMemory();
+    }
+    if (r == R_STOP) {
+        /* the furthest line so far is passed on through beam_best */
+        Py_XSETREF(s->beam_best, best);
+        s->beam_best_progress = s->best_progress;
+        if (!PyErr_Occurred()) PyErr_SetNone(StopError);
+        return NULL;
+    }
+    PyObject *win = o.have ? line_to_list(o.win, o.win_len) : (Py_INCREF(Py_None), Py_None);
+    if (!win) {
+        Py_DECREF(best);
+        return NULL;
+    }
+    return Py_BuildValue("(ONNi)", r ? Py_True : Py_False, win, best, s->best_progress);
+}
+
+/* beam_result() -> (win line or None, best line or None, best_progress) after a stop */
+static PyObject *Core_beam_result(Core *s, PyObject *Py_UNUSED(ignored)) {
+    PyObject *win = s->beam_win_len >= 0 ? line_to_list(s->beam_win, s->beam_win_len)
+                                         : (Py_INCREF(Py_None), Py_None);
+    if (!win) return NULL;
+    PyObject *best = s->beam_best ? s->beam_best : Py_None;
+    Py_INCREF(best);
+    Py_CLEAR(s->beam_best);
+    return Py_BuildValue("(NNi)", win, best, s->beam_best_progress);
+}
+
 /* counters() -> (nodes, tt_hits, tt_evictions, (summit, height, cards, objective),
  *                best_progress, pv_hits, seen states) */
 static PyObject *Core_counters(Core *s, PyObject *Py_UNUSED(ignored)) {
@@ -1884,6 +2340,8 @@ static PyMethodDef Core_methods[] = {
     {"evict", (PyCFunction)Core_evict, METH_NOARGS, "drop the older half of the table"},
     {"clear_seen", (PyCFunction)Core_clear_seen, METH_NOARGS, "free the furthest seen-set"},
     {"set_pv", (PyCFunction)Core_set_pv, METH_VARARGS, "principal variation: [(key, move)]"},
+    {"beam", (PyCFunction)Core_beam, METH_VARARGS, "Beam.beam"},
+    {"beam_result", (PyCFunction)Core_beam_result, METH_NOARGS, "the beam's win and furthest line after a stop"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject CoreType = {

@@ -164,6 +164,44 @@ class Search(PVOrder, Beam, NodeLimits):
             self.win_line = list(self.path) + core.win_line()
         return ok
 
+    def beam(self, width: int, cap: int = INF) -> bool:
+        """:meth:`solver.beam.Beam.beam`, in the compiled core when it is on (the same
+        states in the same order)."""
+        core = self.core()
+        if core is None:
+            return Beam.beam(self, width, cap)
+        rows = self.rows
+        core.set_state(rows, self.hands, self.ptr, self.to_move,
+                       self.filled - sum(len(r) for r in rows))
+        core.reset_counters()
+        weights = (self.beam_spent, self.beam_real, self.beam_bridge, self.beam_slack,
+                   self.beam_slack_floor, self.beam_discard_choices)
+        try:
+            found, win, best, progress = core.beam(
+                width, cap, weights, self.spent0, self._core_check, self.nodes,
+                self.next_check, self.best_progress)
+        except (Stop, KeyboardInterrupt) as exc:
+            self._core_sync()
+            win, best, progress = core.beam_result()
+            self._beam_furthest(best, progress)
+            if isinstance(exc, KeyboardInterrupt):
+                self.interrupted = True
+            if win is not None:  # keep the win found before the limit ran out
+                self.win_line = win
+                self.stopped = True
+                return True
+            raise Stop from None
+        self._core_sync()
+        self._beam_furthest(best, progress)
+        if win is not None:
+            self.win_line = win
+        return found
+
+    def _beam_furthest(self, best, progress: int) -> None:
+        if best is not None and progress > self.best_progress:
+            self.best_progress = progress
+            self.best_line = best
+
     def _dfs_py(self, budget: int) -> bool:
         """:meth:`dfs` in pure Python."""
         self._enter_node()
