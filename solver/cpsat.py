@@ -616,6 +616,7 @@ def solve_cpsat(
     verbose: bool = False,
     hint: Sequence[Move] | str | None = None,
     params: dict[str, Any] | None = None,
+    loss_model: bool = True,
 ) -> SolveResult:
     """Solve ``deal`` with the CP-SAT model (:func:`build_model`). A mid-game
     :class:`~model.game.Game` raises ``NotImplementedError`` (see :func:`deal_of_start`).
@@ -631,6 +632,13 @@ def solve_cpsat(
     replayed by :mod:`model`, and ``loss`` and optimality are CP-SAT's own proofs.
     ``stats["hint"]`` says where the hint came from. ``verbose`` prints the CP-SAT search
     log. ``params``: further CP-SAT parameters by name (for experiments).
+
+    ``loss_model`` (solo deals, default on; issue 11): first run the relaxed loss model of
+    :mod:`solver.cpsat_loss` (all of ``time_limit`` without a hint, half with one). Its
+    infeasibility proves the loss for every objective; with objective ``none`` a solution
+    that the engine replays as a win is the answer; otherwise the exact model runs with the
+    time left (a replayed win from the loss model is its hint). ``stats["loss_model"]``
+    holds its status and seconds.
     """
     deal = deal_of_start(deal)
     start = time.perf_counter()
@@ -644,6 +652,33 @@ def solve_cpsat(
             "status": f"INFEASIBLE (no Ascent card reaches row {rules.values + 1}, R4)"})
     hint_note = "none"
     hint_seconds = 0.0
+    loss_stats = None
+    if loss_model and deal.players == 1:
+        from solver.cpsat_loss import CANDIDATE, INFEASIBLE, solve_loss_model
+
+        share = None if time_limit is None else (time_limit / 2 if hint else time_limit)
+        verdict, moves, loss_stats = solve_loss_model(deal, share, workers, seed)
+        loss_stats = {"status": verdict, "seconds": loss_stats["seconds"],
+                      "branches": loss_stats["branches"], "conflicts": loss_stats["conflicts"]}
+        base = {"nodes": loss_stats["branches"], "table_entries": 0, "hint": "none",
+                "loss_model": loss_stats}
+        if verdict == INFEASIBLE:
+            return SolveResult(LOSS, objective, deal, solver="cpsat", stats={
+                **base, "seconds": round(time.perf_counter() - start, 3),
+                "status": "INFEASIBLE (the loss model, a relaxation: no play wins)"})
+        if verdict == CANDIDATE and moves is not None:
+            if objective == "none":
+                plan = checked_plan(deal, moves, "cpsat")
+                return SolveResult(
+                    WIN, objective, deal, plan=plan, best_progress=deal.rules.mountain_slots,
+                    best_line=list(moves), solver="cpsat", stats={
+                        **base, "seconds": round(time.perf_counter() - start, 3),
+                        "status": "FEASIBLE (the loss model's solution, replayed as a win)"})
+            if not hint:
+                hint = moves
+                hint_note = f"the loss model's win ({len(moves)} moves)"
+        if time_limit is not None:
+            time_limit = max(0.01, time_limit - (time.perf_counter() - start))
     if isinstance(hint, str):
         if hint != "beam":
             raise ValueError(f"hint must be a move list, 'beam' or None, not {hint!r}")
@@ -693,6 +728,7 @@ def solve_cpsat(
         "hint": hint_note,
         "hint_seconds": hint_seconds,
         **({"interrupted": True} if interrupted else {}),
+        **({"loss_model": loss_stats} if loss_stats is not None else {}),
     }
     if status == cp_model.MODEL_INVALID:
         raise SolverBug(f"cpsat built an invalid model: {cm.model.validate()}")
