@@ -20,6 +20,11 @@ search), nodes and nodes per second.
 ``ladder``: the ``hand_size=2`` size ladder of issue 11 (solo, objective ``none``): share
 decided (win or proven loss) per rung within the limit.
 
+``cpsat``: the first ``--cpsat-rungs`` rungs of the ladder (default the 3- and 4-row ones)
+solved by CP-SAT alone (:func:`solver.cpsat.solve_cpsat`: the loss model of
+:mod:`solver.cpsat_loss`, then the exact model; objective ``none``, no hint, one worker,
+``--time-limit`` wall seconds): share decided per rung.
+
 ``attack``: for the deals whose waste optimum the ``optimum`` table claims proven, wider
 beams with other tie-breaking weights, and CP-SAT hinted with the claimed plan, look for a
 cheaper win. Any find is an optimum claim beaten: the worst bug (reported as ``BEATEN``).
@@ -129,6 +134,22 @@ def optimum_job(job: dict[str, Any]) -> dict[str, Any]:
             "pruned": st.get("pruned"), "table_entries": st.get("table_entries"),
             "plan": [m.to_text() if hasattr(m, "to_text") else str(m) for m in res.continuation]
             if job.get("keep_plan") and res.verdict == "win" else None}
+
+
+def cpsat_job(job: dict[str, Any]) -> dict[str, Any]:
+    """One deal of the ``cpsat`` table: :func:`solver.cpsat.solve_cpsat` with objective
+    ``none``, no hint, one worker, ``time_limit`` wall seconds (CP-SAT's own clock): the loss
+    model first, then the exact model with the time left (issue 11)."""
+    from model.deal import Deal
+    from solver.cpsat import solve_cpsat
+
+    deal = Deal.from_seed(job["seed"], 1, _rules(job["rules"]))
+    t = time.perf_counter()
+    res = solve_cpsat(deal, "none", time_limit=job["time_limit"], workers=1)
+    st = res.stats or {}
+    return {**job, "verdict": res.verdict, "seconds": round(time.perf_counter() - t, 2),
+            "status": st.get("status"), "loss_model": st.get("loss_model"),
+            "nodes": st.get("nodes")}
 
 
 def attack_job(job: dict[str, Any]) -> dict[str, Any]:
@@ -268,8 +289,18 @@ def targets(out: Path, config: str = "after") -> list[str]:
         n = TARGET_LADDER_SEEDS
         lines.append(f"| ladder `{rules}`: at least {share:.0%} decided in the limit | {dec} of {len(g)} "
                      f"| {len(g)} / {n} | {verdict(dec + n - len(g) >= share * n, dec >= share * n, len(g) >= n)} |")
-    lines += ["| CP-SAT decides the 3- and 4-row rungs (a loss model needing no hint) | not run by "
-              "this benchmark | - | not measured |", ""]
+    cp = read_jsonl(out / "cpsat.jsonl")
+    if cp:
+        g = [r for r in cp if r["rules"] in LADDER[:2] and r["seed"] <= TARGET_LADDER_SEEDS]
+        dec = sum(1 for r in g if r["verdict"] in ("win", "loss"))
+        n = 2 * TARGET_LADDER_SEEDS
+        lines.append(f"| CP-SAT decides the 3- and 4-row rungs (a loss model needing no hint) | "
+                     f"{dec} of {len(g)} | {len(g)} / {n} | "
+                     f"{verdict(dec + n - len(g) >= n, dec >= n, len(g) >= n)} |")
+    else:
+        lines.append("| CP-SAT decides the 3- and 4-row rungs (a loss model needing no hint) | not "
+                     "run (`--tables cpsat`) | - | not measured |")
+    lines.append("")
     return lines
 
 
@@ -337,6 +368,26 @@ def report(out: Path) -> str:
             lines.append(f"| {config} | `{rules}` | {len(g)} | {w} | {lo} | {u} | "
                          f"{(w + lo) / len(g):.0%} | {'-' if med is None else round(med, 2)} |")
     lines.append("")
+    cp = read_jsonl(out / "cpsat.jsonl")
+    if cp:
+        lines += ["## CP-SAT on the ladder (solo, objective none, no hint, one worker)", "",
+                  "`solve_cpsat`: the loss model (a relaxation: infeasible is a proven loss; a "
+                  "solution replayed as a win is a win), then the exact model with the time left.", "",
+                  "| rules | deals | win | loss | unknown | decided | by the loss model | median s (decided) |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for rules in LADDER:
+            g = [r for r in cp if r["rules"] == rules]
+            if not g:
+                continue
+            w = sum(r["verdict"] == "win" for r in g)
+            lo = sum(r["verdict"] == "loss" for r in g)
+            by_lm = sum(1 for r in g if r["verdict"] in ("win", "loss")
+                        and (r.get("status") or "").endswith(("no play wins)", "as a win)")))
+            dec = [r["seconds"] for r in g if r["verdict"] in ("win", "loss")]
+            med = _median(dec)
+            lines.append(f"| `{rules}` | {len(g)} | {w} | {lo} | {len(g) - w - lo} | "
+                         f"{(w + lo) / len(g):.0%} | {by_lm} | {'-' if med is None else round(med, 2)} |")
+        lines.append("")
     lines += targets(out)
     rows = read_jsonl(out / "attack.jsonl")
     if rows:
@@ -353,7 +404,9 @@ def report(out: Path) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.frontier", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tables", default="optimum,ladder", help="optimum,ladder,attack")
+    ap.add_argument("--tables", default="optimum,ladder", help="optimum,ladder,cpsat,attack")
+    ap.add_argument("--cpsat-rungs", type=int, default=2,
+                    help="ladder rungs of the cpsat table (default 2: the 3- and 4-row rungs)")
     ap.add_argument("--config", default="before,after", help="before,python,after")
     ap.add_argument("--objectives", default="waste,turns")
     ap.add_argument("--players", default="1-5", help="player counts of the optimum table")
@@ -410,6 +463,12 @@ def main(argv: list[str] | None = None) -> int:
                      "objective": "none", "config": config}
                     for i, rules in enumerate(LADDER) for seed in _range(a.ladder_seeds)]
             run_table(optimum_job, jobs, out / f"ladder-{config}.jsonl", a.jobs)
+    if "cpsat" in tables:
+        rungs = LADDER[: a.cpsat_rungs]
+        jobs = [{**base, "key": f"{i}-{seed}", "players": 1, "seed": seed, "rules": rules,
+                 "objective": "none", "config": "cpsat"}
+                for i, rules in enumerate(rungs) for seed in _range(a.ladder_seeds)]
+        run_table(cpsat_job, jobs, out / "cpsat.jsonl", a.jobs)
     if "attack" in tables:
         claimed = [r for c in configs for r in read_jsonl(out / f"optimum-waste-{c}.jsonl")
                    if r.get("optimal")]

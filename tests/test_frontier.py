@@ -223,3 +223,18 @@ def test_the_frontier_report_states_each_target_met_missed_or_incomplete(tmp_pat
     # the ladder's first rung: 2 of 5 decided, 15 not run: 17 < 18 can no longer reach 90 %
     assert lines["ladder `preset=tiny,hand_size=2`: at least 90% decided in the limit"].endswith(
         "**missed** (whatever the rest gives) |")
+
+
+def test_the_frontier_cpsat_table_runs_the_loss_model_and_reports_the_target(tmp_path) -> None:
+    """benchmarks/frontier.py --tables cpsat: CP-SAT alone on ladder deals; the targets
+    section counts the deals decided."""
+    from benchmarks.frontier import LADDER, cpsat_job, run_table, targets
+
+    jobs = [{"key": f"0-{seed}", "players": 1, "seed": seed, "rules": LADDER[0],
+             "objective": "none", "config": "cpsat", "time_limit": 60.0, "memory_mb": 256}
+            for seed in (1, 4)]
+    rows = run_table(cpsat_job, jobs, tmp_path / "cpsat.jsonl", workers=1)
+    assert sorted(r["verdict"] for r in rows) == ["loss", "win"]
+    assert all(r["loss_model"]["status"] in ("infeasible", "candidate") for r in rows)
+    line = next(x for x in targets(tmp_path) if x.startswith("| CP-SAT decides"))
+    assert "| 2 of 2 | 2 / 40 | incomplete |" in line
