@@ -1314,7 +1314,7 @@ static int dfs(Core *s, int64_t budget) {
         key = state_fp(s, flags);
         have_key = 1;
         TTEntry *x = tt_find(&s->tt, key);
-        if (x && x->val > budget) {
+        if (x && (x->val > budget || x->val >= INF)) { /* INF: no win at all (objective none) */
             s->tt_hits++;
             return 0;
         }

@@ -213,7 +213,7 @@ class Search(PVOrder, Beam, NodeLimits):
         if self.sw.transposition:
             key = self.key(flags)
             lb = self.tt.get(key)
-            if lb is not None and lb > budget:
+            if lb is not None and (lb > budget or lb >= INF):  # INF: no win at all (none)
                 self.tt_hits += 1
                 return False
         if self.sw.bounds and self.bound_fails(budget):
