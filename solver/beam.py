@@ -22,6 +22,12 @@ from solver.state import INF, M_DISCARD, Stop
 DEFAULT_BEAM_SCHEDULE: tuple[tuple[int, int], ...] = (
     (8, 2), (16, 1), (64, 2), (64, 1), (256, 1), (256, 2))
 
+#: Wider beams that :func:`solver.solve` runs after the default schedule for ``waste`` and
+#: ``turns`` when the compiled core runs the beam (about 3 s on a standard solo deal; the
+#: pure-Python beam would take minutes): on solo seeds 1–3 they found wins of 18, 20 and 21
+#: cards where the default schedule's best were 19, 23 and 24 (issue 11).
+WIDE_BEAM_SCHEDULE: tuple[tuple[int, int], ...] = ((4096, 2), (16384, 2))
+
 
 class Beam(Bounds):
     """Beam search on a :class:`~solver.state.State` (with its bounds); uses the search's
@@ -142,12 +148,13 @@ class Beam(Bounds):
         short = self.beam_slack_floor - worst
         return self.beam_slack * short if short > 0 else 0
 
-    def beams(self, schedule: tuple[tuple[int, int], ...]) -> list[tuple] | None:
+    def beams(self, schedule: tuple[tuple[int, int], ...],
+              best: list[tuple] | None = None) -> list[tuple] | None:
         """The heuristic phase: run the beams of ``schedule`` (pairs of width and ways to
         pay kept per placement) in order and return the best winning line found (``None``
-        if none). Stops at the first win for ``none``, or once a win meets the proven
-        bound. A limit that runs out sets ``stopped`` and keeps the wins found."""
-        best = None
+        if none), starting from the incumbent ``best`` if one is given. Stops at the first
+        win for ``none``, or once a win meets the proven bound. A limit that runs out sets
+        ``stopped`` and keeps the wins found."""
         try:
             for width, choices in schedule:
                 self.beam_discard_choices = choices

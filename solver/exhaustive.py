@@ -36,7 +36,7 @@ from typing import Callable
 
 from model.deal import Deal
 from model.game import Game
-from solver.beam import DEFAULT_BEAM_SCHEDULE, Beam
+from solver.beam import DEFAULT_BEAM_SCHEDULE, WIDE_BEAM_SCHEDULE, Beam
 from solver.result import (
     LOSS,
     OBJECTIVES,
@@ -449,6 +449,10 @@ class Search(PVOrder, Beam, NodeLimits):
         try:
             # phase 1 (heuristic): beams of growing width look for a first, then a better, win
             best = self.beams(beam_schedule)
+            if (objective != "none" and beam_schedule is DEFAULT_BEAM_SCHEDULE and not self.stopped
+                    and self.core() is not None
+                    and (best is None or self.line_cost(best) > self.root_bound())):
+                best = self.beams(WIDE_BEAM_SCHEDULE, best)  # fast in the core (issue 11)
             if best is not None:
                 best_value = self.line_cost(best)
                 self.best_progress = self._slots_total  # a win fills every slot (issue 7)

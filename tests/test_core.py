@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from model.deal import Deal
 from model.rules import RuleSet
 from solver import solve
+from solver.beam import DEFAULT_BEAM_SCHEDULE
 from solver.exhaustive import CORE_AVAILABLE, Search
 from solver.state import INF, Stop, Switches
 from tests.strategies import random_position, tiny_games
@@ -79,7 +80,13 @@ def test_core_state_moves_and_bounds_are_the_reference_on_real_games(players: in
                     _same_state_answers(game, objective, budgets=(0, 5, 20, 60, INF))
 
 
+#: the default beams, as a new object: solve() adds its wide beams only to the default
+#: schedule itself, and only when the core runs the beam
+SAME_BEAMS = tuple(list(DEFAULT_BEAM_SCHEDULE))
+
+
 def _both(start, objective: str, **kw):
+    kw.setdefault("beam_schedule", SAME_BEAMS)
     a = solve(start, objective, core=False, **kw)
     b = solve(start, objective, core=True, **kw)
     moves = lambda r: None if r.plan is None else [m.to_json() for m in r.plan.moves]  # noqa: E731
@@ -185,3 +192,13 @@ def test_the_table_cuts_states_proven_lost_with_objective_none() -> None:
     assert with_table.stats["nodes"] < without.stats["nodes"] / 2
     if CORE_AVAILABLE:
         assert solve(deal, "none", furthest="off").stats["nodes"] == with_table.stats["nodes"]
+
+
+@needs_core
+def test_wide_beams_run_with_the_core_and_never_give_a_worse_win() -> None:
+    deal = Deal.from_seed(2, 1, RuleSet())
+    plain = solve(deal, "waste", node_limit=400_000, beam_schedule=SAME_BEAMS)
+    wide = solve(deal, "waste", node_limit=4_000_000)
+    assert wide.verdict == plain.verdict == "win"
+    assert wide.value <= plain.value
+    assert wide.plan.replay().outcome == "win"
