@@ -657,20 +657,30 @@ def solve_cpsat(
         from solver.cpsat_loss import CANDIDATE, INFEASIBLE, solve_loss_model
 
         share = None if time_limit is None else (time_limit / 2 if hint else time_limit)
-        verdict, moves, loss_stats = solve_loss_model(deal, share, workers, seed)
-        loss_stats = {"status": verdict, "seconds": loss_stats["seconds"],
-                      "branches": loss_stats["branches"], "conflicts": loss_stats["conflicts"]}
+        verdict, moves, raw = solve_loss_model(deal, share, workers, seed, verbose)
+        loss_stats = {"status": verdict, "seconds": raw["seconds"],
+                      "branches": raw["branches"], "conflicts": raw["conflicts"]}
         base = {"nodes": loss_stats["branches"], "table_entries": 0, "hint": "none",
                 "loss_model": loss_stats}
+        if raw.get("interrupted"):
+            base["interrupted"] = True
+            if verdict != INFEASIBLE and moves is None:
+                # Ctrl-C or SIGTERM: an honest unknown, not a start of the exact model
+                return SolveResult(UNKNOWN, objective, deal, solver="cpsat", stats={
+                    **base, "seconds": round(time.perf_counter() - start, 3),
+                    "status": "interrupted during the loss model"})
         if verdict == INFEASIBLE:
             return SolveResult(LOSS, objective, deal, solver="cpsat", stats={
                 **base, "seconds": round(time.perf_counter() - start, 3),
                 "status": "INFEASIBLE (the loss model, a relaxation: no play wins)"})
         if verdict == CANDIDATE and moves is not None:
-            if objective == "none":
+            if objective == "none" or raw.get("interrupted"):
                 plan = checked_plan(deal, moves, "cpsat")
+                value = (None if objective == "none" else
+                         len(plan.replay().game.out) if objective == "waste" else len(moves))
                 return SolveResult(
-                    WIN, objective, deal, plan=plan, best_progress=deal.rules.mountain_slots,
+                    WIN, objective, deal, plan=plan, value=value,
+                    best_progress=deal.rules.mountain_slots,
                     best_line=list(moves), solver="cpsat", stats={
                         **base, "seconds": round(time.perf_counter() - start, 3),
                         "status": "FEASIBLE (the loss model's solution, replayed as a win)"})

@@ -451,11 +451,13 @@ def build_loss_model(deal: Deal) -> LossModel:
 
 
 def solve_loss_model(deal: Deal, time_limit: float | None = None, workers: int = 1,
-                     seed: int = 0) -> tuple[str, list[Move] | None, dict[str, Any]]:
+                     seed: int = 0, verbose: bool = False
+                     ) -> tuple[str, list[Move] | None, dict[str, Any]]:
     """Run the loss model of the solo ``deal``: ``("infeasible", None, stats)`` is a proof
     that the deal is lost; ``("candidate", moves, stats)`` a solution, with ``moves`` the
     winning plan when the engine replays it as a win (else ``None``); ``("unknown", None,
-    stats)`` when ``time_limit`` (seconds) ran out first."""
+    stats)`` when ``time_limit`` (seconds) ran out first. ``verbose``: CP-SAT's search log on
+    standard error."""
     from solver.cpsat import _solve_interruptibly
 
     t = time.perf_counter()
@@ -465,6 +467,12 @@ def solve_loss_model(deal: Deal, time_limit: float | None = None, workers: int =
     solver.parameters.random_seed = int(seed)
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = float(time_limit)
+    if verbose:  # standard output is the answer (--json)
+        import sys
+
+        solver.parameters.log_search_progress = True
+        solver.parameters.log_to_stdout = False
+        solver.log_callback = lambda line: print(line, file=sys.stderr, flush=True)
     status, interrupted = _solve_interruptibly(solver, lm.model)
     stats = {"status": solver.status_name(status), "branches": solver.num_branches,
              "conflicts": solver.num_conflicts, "seconds": round(time.perf_counter() - t, 3),
