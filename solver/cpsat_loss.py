@@ -115,6 +115,22 @@ class LossModel:
             if r > 0:
                 m.Add(u[j] > u[sid[r - 1, k]])
                 m.Add(u[j] > u[sid[r - 1, k + 1]])
+        # redundant: every slot that must be filled before j (R3, transitively) takes at least
+        # one card before u_j
+        preds: dict[int, set[int]] = {}
+        for j, (r, k) in enumerate(slots):
+            if r == R:
+                preds[j] = set(range(S - 1))
+                continue
+            ps: set[int] = set()
+            if k > 0:
+                ps |= {sid[r, k - 1]} | preds[sid[r, k - 1]]
+            if r > 0:
+                for kk in (k, k + 1):
+                    ps |= {sid[r - 1, kk]} | preds[sid[r - 1, kk]]
+            preds[j] = ps
+        for j in range(S):
+            m.Add(u[j] >= len(preds[j]))
         # slot kinds; fval/fcol: the Ascent content a slot gets (its card, the card a
         # Campfire moved into it, or a Bridge's replacement), before any Campfire replaces it
         asc, camp, brg, fval, fcol = {}, {}, {}, {}, {}
@@ -266,6 +282,29 @@ class LossModel:
             events.append(e)
         for i in range(N):
             m.AddAtMostOne([v for (ii, j), v in x.items() if ii == i] + xr[i])
+        # symmetry: of two copies of an Ascent card that are both played, the one nearer the
+        # top plays first (swapping them keeps every draw, cost, colour and hand count)
+        tcard: dict[int, Any] = {}
+        for i, c in enumerate(deck):
+            if not c.is_ascent:
+                continue
+            t = m.NewIntVar(0, U, f"t{i}")
+            for (ii, j), v in x.items():
+                if ii == i:
+                    m.Add(t == u[j]).OnlyEnforceIf(v)
+            for j, e in rep.items():
+                for ii, v in e["cands"]:
+                    if ii == i:
+                        m.Add(t == e["u"]).OnlyEnforceIf(v)
+            tcard[i] = t
+        played_copy: dict[Any, list[int]] = {}
+        for i, c in enumerate(deck):
+            if c.is_ascent:
+                played_copy.setdefault((c.value, c.colour), []).append(i)
+        self._copy_pairs = []
+        for idx in played_copy.values():
+            for a, b in zip(idx, idx[1:]):
+                self._copy_pairs.append((a, b))
         self.events = events
         ivs = []
         for e in events:
@@ -282,6 +321,8 @@ class LossModel:
         F = {}
         for i in range(N):
             F[i] = self._sum_bool([v for (ii, j), v in x.items() if ii == i] + xr[i])
+        for a, b in self._copy_pairs:
+            m.Add(tcard[a] < tcard[b]).OnlyEnforceIf([F[a], F[b]])
         # before[a, b]: event a is present and starts before event b
         before: dict[tuple[int, int], Any] = {}
         for a, ea in enumerate(events):
@@ -324,7 +365,9 @@ class LossModel:
             kk = m.NewIntVar(0, U, "")
             m.Add(eb["u"] - sum(terms) == 2 * kk).OnlyEnforceIf(pres)
             # the move: card, cost and held cards in the hand
-            m.Add(1 + eb["cost"] + held_at(eb["u"], earlier + 1) <= H).OnlyEnforceIf(pres)
+            hu = held_at(eb["u"], earlier + 1)
+            m.Add(1 + eb["cost"] + hu <= H).OnlyEnforceIf(pres)
+            m.Add(1 + eb["cost"] + hu <= N - eb["u"]).OnlyEnforceIf(pres)  # the deck's end
             # the last discard turn before it, when a gap precedes it
             adj = []
             for a, ea in enumerate(events):
@@ -343,7 +386,9 @@ class LossModel:
             m.AddBoolOr(adj + [z]).OnlyEnforceIf(gap.Not())
             for q in adj + [z]:
                 m.AddImplication(q, gap.Not())
-            m.Add(2 + held_at(eb["u"] - 2, earlier) <= H).OnlyEnforceIf([gap] + pres)
+            hg = held_at(eb["u"] - 2, earlier)
+            m.Add(2 + hg <= H).OnlyEnforceIf([gap] + pres)
+            m.Add(2 + hg <= N - (eb["u"] - 2)).OnlyEnforceIf([gap] + pres)
 
     def _sum_bool(self, vs: list[Any]) -> Any:
         b = self.model.NewBoolVar("")
