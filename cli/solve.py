@@ -144,9 +144,16 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
                     else "furthest line found")
         if res.start is not None:
             furthest = furthest.replace("the deal", "the position")
-        if st.get("furthest") and not st.get("best_progress_proven"):
-            effort += (f" (+ furthest-line search {st['furthest']['nodes']:,} nodes, not "
-                       "proven; --furthest proven proves it)")
+        fs = st.get("furthest")
+        if fs and fs.get("mode") != "off" and not st.get("best_progress_proven"):
+            if fs.get("mode") == "bounded":
+                why = "--furthest proven searches until it is proven"
+            elif fs.get("stopped_by") == "memory":
+                why = "its states filled the memory cap; a larger --memory-limit goes further"
+            else:
+                why = "a limit ran out"
+            effort += f" (+ furthest-line search {fs['nodes']:,} nodes, not proven: {why})"
+
         return (f"loss: no play wins (proven by exhaustive search) · {furthest}: "
                 f"{count_text(res.best_progress, 'slot')} · {res.solver} · {effort}")
     limit = f"the time limit ({time_limit:g} s)" if time_limit else "a search limit"

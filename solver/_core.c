@@ -1386,7 +1386,7 @@ static int dfs(Core *s, int64_t budget) {
 /* Search.furthest's rec: 0 done, R_STOP (a limit or a full seen-set), R_NOMEM */
 static int furthest_rec(Core *s) {
     if (enter_node(s)) return R_STOP;
-    int total = s->slots_total;
+    int total = s->slots_total - 1; /* a proven loss: no line fills every slot */
     int left = total - s->filled;
     int reach = s->filled + (left < s->n_remaining ? left : s->n_remaining);
     if (reach <= s->best_progress) return 0;

@@ -248,7 +248,8 @@ class Search(PVOrder, Beam, NodeLimits):
         """After a proven loss: search every line for the most slots filled (into
         ``best_progress``/``best_line``). True when the search finished, so that the furthest
         is proven; raises ``Stop`` when a limit runs out. Each card fills at most one slot,
-        so a state that cannot pass the best so far is cut; a state seen before is not
+        so a state that cannot pass the best so far is cut (no line can fill every slot: the
+        deal is lost); a state seen before is not
         searched again (its lines were counted the first time). ``cap``: most states
         remembered (default: the table size); a full seen-set stops the search."""
         cap = self.sw.table_size if cap is None else cap
@@ -261,7 +262,9 @@ class Search(PVOrder, Beam, NodeLimits):
                 core.clear_seen()
         seen: set[bytes] = set()
         self.furthest_seen = seen
-        total = self._slots_total
+        # after a proven loss no line fills every slot (that is a win), so the furthest
+        # is at most one slot short: a line that reaches it ends the search
+        total = self._slots_total - 1
 
         def rec() -> None:
             self._enter_node()
@@ -416,16 +419,21 @@ class Search(PVOrder, Beam, NodeLimits):
         if len(self.tt) > self.sw.table_size // 2:
             self._evict()
         proven = False
+        cap = self.sw.table_size - len(self.tt)
         try:
-            proven = self.furthest(self.sw.table_size - len(self.tt))
+            proven = self.furthest(cap)
         except Stop:
             self.path.clear()
             self.restore(start)
         finally:
+            states = self.__dict__.get("furthest_states", len(self.furthest_seen))
             self.furthest_stats = {
                 "mode": mode, "nodes": self.nodes - n0,
                 "seconds": round(time.monotonic() - t0, 3), "proven": proven,
-                "states": self.__dict__.get("furthest_states", len(self.furthest_seen)),
+                "states": states,
+                # why an unproven search stopped: its seen-set filled the memory cap, or
+                # a limit (its node budget, the run's time or node limit, Ctrl-C) ran out
+                **({} if proven else {"stopped_by": "memory" if states >= cap else "limit"}),
                 **({"budget_nodes": budget} if budget is not None else {}),
             }
             self.deadline, self.node_limit = saved[0], saved[1]

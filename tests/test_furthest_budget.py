@@ -35,6 +35,7 @@ def test_the_verdict_does_not_wait_for_the_furthest_line() -> None:
     assert fur["mode"] == "bounded"
     assert fur["nodes"] <= fur["budget_nodes"] == max(FURTHEST_MIN_NODES, st["nodes"] // 4)
     assert not fur["proven"] and not st["best_progress_proven"]  # the budget ran out
+    assert fur["stopped_by"] == "limit"
     # the best line found is still a real line of that many slots
     game = replay(deal, res.best_line).game
     assert game.filled_slots() == res.best_progress > 0
@@ -71,3 +72,22 @@ def test_every_mode_gives_the_same_verdict_and_never_claims_more(deal: Deal) -> 
 def test_unknown_mode_is_refused() -> None:
     with pytest.raises(ValueError, match="furthest"):
         solve(Deal.from_seed(1), furthest="sometimes")
+
+
+def test_a_full_seen_set_is_named_as_the_reason() -> None:
+    # seed 4: the proof fills 163 table entries; the furthest search's seen-set gets the
+    # rest of 4096 and fills it before the furthest line (18 slots here) is proven
+    res = solve(Deal.from_seed(4, 1, HARSH), table_size=4096, furthest="proven")
+    fur = res.stats["furthest"]
+    assert res.verdict == "loss" and not fur["proven"]
+    assert fur["stopped_by"] == "memory"
+    assert fur["states"] + res.stats["table_entries"] >= 4096 - 1
+
+
+def test_a_line_one_slot_short_of_the_summit_ends_the_furthest_search() -> None:
+    # a lost deal can fill at most every slot but one; once a line does, it is proven
+    res = solve(Deal.from_seed(2, 1, HARSH), furthest="proven")
+    assert res.verdict == "loss" and res.stats["best_progress_proven"]
+    assert res.best_progress == HARSH.mountain_slots - 1
+    assert replay(Deal.from_seed(2, 1, HARSH),
+                  res.best_line).game.filled_slots() == res.best_progress
