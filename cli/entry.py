@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 
 from cli import signals
 
@@ -21,9 +22,16 @@ def _say_interrupted() -> None:
         pass
 
 
+def _one_line_warning(message, category, filename, lineno, line=None) -> str:
+    """Warnings (e.g. the compiled core not used) as one line, without Python's source line."""
+    text = str(message)
+    return (text if text.startswith("ascent: ") else f"ascent: warning: {text}") + "\n"
+
+
 def main() -> None:
     """Run the ``ascent`` command line; see :func:`cli.main.main`."""
     signals.install()
+    warnings.formatwarning = _one_line_warning
     try:
         from cli.main import main as group
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM while the modules load

@@ -22,6 +22,7 @@ from cli.simulate import simulate
 from cli.solve import solve
 from cli.study import study
 from cli.variants import variants
+from solver.exhaustive import core_status
 
 
 def _version() -> str:
@@ -34,7 +35,8 @@ def _version() -> str:
 
 
 @click.group(name="ascent", cls=AscentGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(_version(), "--version", prog_name="ascent", message="%(prog)s %(version)s")
+@click.version_option(_version(), "--version", prog_name="ascent",
+                      message="%(prog)s %(version)s · search: " + core_status())
 def main() -> None:
     """Exhaustive solver and analysis tool for Tranquility: The Ascent.
 

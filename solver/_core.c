@@ -2371,6 +2371,10 @@ static struct PyModuleDef coremodule = {PyModuleDef_HEAD_INIT, "_core",
                                         "Compiled search core (solver/_core.c)", -1,
                                         mod_methods};
 
+#ifndef ASCENT_CORE_SOURCE
+#define ASCENT_CORE_SOURCE ""
+#endif
+
 PyMODINIT_FUNC PyInit__core(void) {
     if (PyType_Ready(&CoreType) < 0) return NULL;
     PyObject *m = PyModule_Create(&coremodule);
@@ -2382,5 +2386,7 @@ PyMODINIT_FUNC PyInit__core(void) {
         return NULL;
     }
     PyModule_AddIntConstant(m, "ABI", 1);
+    /* the digest of this file that setup.py built it from: solver.exhaustive checks it */
+    PyModule_AddStringConstant(m, "SOURCE_HASH", ASCENT_CORE_SOURCE);
     return m;
 }

@@ -29,9 +29,12 @@ relabelled gets the relabelled plan.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import time
+import warnings
+from pathlib import Path
 from typing import Callable
 
 from model.deal import Deal
@@ -49,16 +52,45 @@ from solver.result import (
 from solver.frontier import PVOrder, improve
 from solver.state import INF, NodeLimits, Stop, Switches
 
+
+def _source_digest() -> str | None:
+    """The digest setup.py gives the core (sha256 of ``solver/_core.c``, 16 hex digits), or
+    None where the source is not beside this file (an installed wheel)."""
+    src = Path(__file__).with_name("_core.c")
+    return hashlib.sha256(src.read_bytes()).hexdigest()[:16] if src.exists() else None
+
+
 try:  # the compiled search core (solver/_core.c, built by setup.py where a C compiler is)
     from solver import _core
 except ImportError:  # pragma: no cover - a machine without a compiler: the Python search
     _core = None
+    _CORE_BUILD = "pure Python (the compiled core is not built; `pip install -e .` builds it)"
 else:
-    _core.set_stop(Stop)
+    if _source_digest() not in (None, getattr(_core, "SOURCE_HASH", "")):
+        # a core built from another version of _core.c (a checkout that moved on without a
+        # rebuild): its answers could differ from the Python reference, so it is not used
+        _core = None
+        _CORE_BUILD = ("pure Python (solver/_core.c changed since the compiled core was built; "
+                       "`pip install -e .` rebuilds it)")
+        warnings.warn("ascent: warning: the search runs in " + _CORE_BUILD, RuntimeWarning,
+                      stacklevel=2)
+    else:
+        _core.set_stop(Stop)
+        _CORE_BUILD = "compiled core (solver/_core.c)"
 
-#: True when the compiled core is importable; ``Switches(core=False)`` (or the environment
-#: variable ``ASCENT_PURE_PYTHON=1``) runs the pure-Python search, the reference.
+#: True when the compiled core is importable and built from this ``solver/_core.c``;
+#: ``Switches(core=False)`` (or the environment variable ``ASCENT_PURE_PYTHON=1``) runs the
+#: pure-Python search, the reference. :func:`core_status` says which runs, and why.
 CORE_AVAILABLE = _core is not None
+
+
+def core_status() -> str:
+    """Which search runs by default, in words: ``"compiled core (solver/_core.c)"``, or
+    ``"pure Python (...)"`` with the reason (not built, built from another ``_core.c``, or
+    ``ASCENT_PURE_PYTHON=1``). Shown by ``ascent --version``."""
+    if CORE_AVAILABLE and os.environ.get("ASCENT_PURE_PYTHON") == "1":
+        return "pure Python (ASCENT_PURE_PYTHON=1)"
+    return _CORE_BUILD
 _OBJECTIVE_CODE = {"none": 0, "waste": 1, "turns": 2}
 
 

@@ -13,6 +13,10 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,7 +26,7 @@ from model.deal import Deal
 from model.rules import RuleSet
 from solver import solve
 from solver.beam import DEFAULT_BEAM_SCHEDULE
-from solver.exhaustive import CORE_AVAILABLE, Search
+from solver.exhaustive import CORE_AVAILABLE, Search, core_status
 from solver.state import INF, Stop, Switches
 from tests.strategies import random_position, tiny_games
 
@@ -34,9 +38,31 @@ FAST = settings(max_examples=60, deadline=None,
 def test_the_core_is_built_where_a_compiler_is() -> None:
     """``pip install -e .`` builds solver/_core.c (setup.py); a silent build failure would
     leave every solve on the slow path."""
-    if os.environ.get("ASCENT_PURE_PYTHON") == "1" or not (shutil.which("cc") or shutil.which("gcc")):
-        pytest.skip("no C compiler, or the pure-Python search asked for")
-    assert CORE_AVAILABLE
+    headers = Path(sysconfig.get_paths()["include"], "Python.h").exists()
+    if os.environ.get("ASCENT_PURE_PYTHON") == "1" or not (shutil.which("cc") or shutil.which("gcc")) \
+            or not headers:
+        pytest.skip("no C compiler or no Python headers, or the pure-Python search asked for")
+    assert CORE_AVAILABLE, core_status()
+
+
+def test_a_core_built_from_another_source_is_not_used(tmp_path) -> None:
+    """A compiled core whose recorded digest is not that of solver/_core.c (a checkout that
+    moved on without a rebuild) is not imported as the search: the Python reference runs."""
+    code = """
+import sys, types, warnings
+fake = types.ModuleType("solver._core")
+fake.SOURCE_HASH = "stale"
+sys.modules["solver._core"] = fake
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    import solver.exhaustive as e
+print("warned", *[str(w.message) for w in caught])
+print(e.CORE_AVAILABLE, e.core_status())
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[1], check=True).stdout
+    assert "warned ascent: warning: the search runs in pure Python (solver/_core.c changed" in out
+    assert "False pure Python (solver/_core.c changed" in out
 
 
 def _same_state_answers(start, objective: str, budgets=(0, 1, 3, 8, INF)) -> None:
