@@ -7,7 +7,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from cli.common import CliError, console, describe_illegal, load_source
+from cli.common import EXIT_INTERRUPTED, CliError, console, describe_illegal, load_source
 from cli.options import MEMORY_MB, SECONDS
 from model.errors import IllegalMoveError
 from model.game import count_text
@@ -70,6 +70,7 @@ def analyse(record: str, objective: str, time_per_move: float, memory_limit: int
         raise CliError(f"{src.name}: {exc}") from None
     if as_json:
         click.echo(dumps(a.to_json()))
+        _stop_if_interrupted(a.stats)
         return
     out = console()
     table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
@@ -110,6 +111,14 @@ def analyse(record: str, objective: str, time_per_move: float, memory_limit: int
     out.print(Text(f"{count_text(len(plan.moves), 'move')} · "
                    f"{count_text(a.stats['solved_positions'], 'position')} searched · "
                    f"{unknown} unknown · {a.stats['seconds']:.2f} s", style="dim"))
+    _stop_if_interrupted(a.stats)
+
+
+def _stop_if_interrupted(stats: dict) -> None:
+    """Exit 130 after what an interrupted analysis found was shown (README: exit codes)."""
+    if stats.get("interrupted"):
+        raise CliError("interrupted; the positions solved so far are shown above",
+                       EXIT_INTERRUPTED)
 
 
 def summary(a, plan) -> str:

@@ -6,7 +6,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from cli.common import CliError, console, load_source, source_options
+from cli.common import EXIT_INTERRUPTED, CliError, console, load_source, source_options
 from cli.options import MEMORY_MB, SECONDS
 from cli.start import describe_start, position_of
 from model.deal import Deal
@@ -71,6 +71,7 @@ def hint(source: str | None, seed: int | None, players: int, rule_options: tuple
     h = rate_moves(game, objective, time_limit, all_moves, memory_limit_mb=memory_limit)
     if as_json:
         click.echo(dumps(h.to_json()))
+        _stop_if_interrupted(h.stats)
         return
     out = console()
     where = describe_start(game if game.move_stack or isinstance(start, Game) else start)
@@ -81,11 +82,15 @@ def hint(source: str | None, seed: int | None, players: int, rule_options: tuple
         head += (" (proven): no move keeps the game winnable · furthest progress found: "
                  f"{count_text(h.best_progress, 'slot')}")
     elif h.verdict != WIN:
-        head += " (the time limit ran out before a win or a proof)"
+        head += (" (interrupted before a win or a proof)" if h.stats.get("interrupted")
+                 else " (the time limit ran out before a win or a proof)")
     out.print(Text(head[0].upper() + head[1:], style="bold"))
     if not h.moves:
         if h.verdict != LOSS:
-            out.print("No move is proven to keep the game winnable within the time limit.")
+            out.print("No move is proven to keep the game winnable "
+                      + ("before the interrupt." if h.stats.get("interrupted")
+                         else "within the time limit."))
+        _stop_if_interrupted(h.stats)
         return
     table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
     table.add_column("#", justify="right")
@@ -107,3 +112,10 @@ def hint(source: str | None, seed: int | None, players: int, rule_options: tuple
     out.print(Text(f"{h.stats['seconds']:.2f} s · {h.stats['nodes']:,} nodes · "
                    f"{count_text(h.stats['placements'], 'choice')} "
                    "(placements and discard turns)", style="dim"))
+    _stop_if_interrupted(h.stats)
+
+
+def _stop_if_interrupted(stats: dict) -> None:
+    """Exit 130 after what an interrupted hint found was shown (README: exit codes)."""
+    if stats.get("interrupted"):
+        raise CliError("interrupted; the moves rated so far are shown above", EXIT_INTERRUPTED)

@@ -145,7 +145,10 @@ def hint(game: Game, objective: str = "none", time_limit: float | None = 10.0,
     def left() -> float | None:
         return None if deadline is None else max(0.01, deadline - time.monotonic())
 
-    root = session.solve(game, None if time_limit is None else time_limit * ROOT_SHARE)
+    # Ctrl-C or SIGTERM: the hint stops and returns what it has (stats["interrupted"])
+    root = session.solve(game, None if time_limit is None else time_limit * ROOT_SHARE,
+                         pass_interrupt=False)
+    interrupted = bool(root.stats.get("interrupted"))
     nodes += root.stats.get("nodes", 0)
     groups: dict[tuple, list[Move]] = {}
     for mv in game.legal_moves():
@@ -162,15 +165,30 @@ def hint(game: Game, objective: str = "none", time_limit: float | None = 10.0,
     else:
         for i, key in enumerate(keys):
             share = left()
-            if deadline is not None and time.monotonic() >= deadline:  # out of time
-                mv = groups[key][0]
+            free = (first is not None and key == placement_key(first)
+                    and (objective == "none" or root.optimal))  # the root's win, no search
+            if interrupted and not free and first is not None and key == placement_key(first):
+                # interrupted: the root's best line so far still rates its first move
+                ratings.append(MoveRating(first, WIN, root.value, False, None,
+                                          list(root.continuation), len(groups[key])))
+                continue
+            if (interrupted and not free) or (deadline is not None
+                                               and time.monotonic() >= deadline):
+                mv = groups[key][0]  # out of time, or interrupted: not rated
                 ratings.append(MoveRating(mv, UNKNOWN, choices=len(groups[key]), line=[mv],
                                           derived=True))
                 continue
             if share is not None:
                 share = share / (len(keys) - i)
-            r = _rate(game, groups[key], objective, session, share,
-                      root if first is not None and key == placement_key(first) else None)
+            try:
+                r = _rate(game, groups[key], objective, session, share,
+                          root if first is not None and key == placement_key(first) else None)
+            except KeyboardInterrupt:
+                interrupted = True
+                mv = groups[key][0]
+                ratings.append(MoveRating(mv, UNKNOWN, choices=len(groups[key]), line=[mv],
+                                          derived=True))
+                continue
             nodes += r[1]
             ratings.append(r[0])
     order = {id(r): i for i, r in enumerate(ratings)}
@@ -192,7 +210,8 @@ def hint(game: Game, objective: str = "none", time_limit: float | None = 10.0,
         ratings = [r for r in ratings if r.verdict == WIN]
     stats = {"seconds": round(time.monotonic() - t0, 3), "nodes": nodes,
              "solves": session.solves, "placements": len(groups),
-             "table_entries": len(session.search.tt)}
+             "table_entries": len(session.search.tt),
+             **({"interrupted": True} if interrupted else {})}
     return Hint(game, objective, verdict, value, optimal, bound,
                 root.best_progress, root.continuation if root.verdict != WIN else [],
                 ratings, stats)
@@ -319,6 +338,32 @@ class Analysis:
         }
 
 
+def _solve_positions(solve_at, found: dict[int, PositionVerdict], n: int, reuse: bool,
+                     objective: str) -> None:
+    """:func:`analyse`'s order of solving positions 0..``n`` (``solve_at(i)`` solves one
+    into ``found``): for ``none`` with reuse, backwards while losses are proven, then a
+    bisection for the last win; otherwise every position, the last first."""
+    if not reuse or objective != "none":
+        for i in range(n, -1, -1):  # every position, the last first
+            solve_at(i)
+        return
+    # the verdicts run win… then unknown… then loss… along the game: a position before
+    # a win is a win, one after a loss is a loss. Backwards while losses are proven…
+    i = n
+    while i >= 0 and solve_at(i).verdict == LOSS:
+        i -= 1
+    if i >= 0 and found[i].verdict == UNKNOWN:
+        # …then bisect the positions before the first unknown for the last win
+        lo, hi = 0, i - 1
+        while lo <= hi:
+            mid = (lo + hi + 1) // 2
+            v = solve_at(mid).verdict
+            if v == WIN:
+                lo = mid + 1
+            else:
+                hi = mid - 1
+
+
 def _fill_in(found: dict[int, PositionVerdict], moves: list[Move], games: list[Game],
              objective: str) -> list[PositionVerdict]:
     """Every position's verdict from the ones solved (``found``): a position before a win
@@ -395,26 +440,14 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
                                    res.stats.get("seconds", 0.0))
         return found[i]
 
-    if not reuse or objective != "none":
-        for i in range(n, -1, -1):  # every position, the last first
-            solve_at(i)
-    else:
+    interrupted = False
+    try:
+        _solve_positions(solve_at, found, n, reuse, objective)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: keep the positions solved so far
+        interrupted = True
+    positions = _fill_in(found, moves, games, objective)
         # the verdicts run win… then unknown… then loss… along the game: a position before
         # a win is a win, one after a loss is a loss. Backwards while losses are proven…
-        i = n
-        while i >= 0 and solve_at(i).verdict == LOSS:
-            i -= 1
-        if i >= 0 and found[i].verdict == UNKNOWN:
-            # …then bisect the positions before the first unknown for the last win
-            lo, hi = 0, i - 1
-            while lo <= hi:
-                mid = (lo + hi + 1) // 2
-                v = solve_at(mid).verdict
-                if v == WIN:
-                    lo = mid + 1
-                else:
-                    hi = mid - 1
-    positions = _fill_in(found, moves, games, objective)
     spent: list[int | None] = []
     for k in range(1, n + 1):
         a, b = positions[k - 1], positions[k]
@@ -434,7 +467,7 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
     stats = {"seconds": round(time.monotonic() - t0, 3),
              "nodes": sum(p.nodes for p in positions),
              "solved_positions": sum(not p.derived for p in positions),
-             "reuse": reuse}
+             "reuse": reuse, **({"interrupted": True} if interrupted else {})}
     return Analysis(start, moves, objective, positions, spent, losing, first_loss,
                     best_instead, line, stats)
 

@@ -67,7 +67,8 @@ class Session:
         return Search(start, self.objective, sw, None, None, self.progress)
 
     def solve(self, position: Deal | Game, time_limit: float | None = None,
-              node_limit: int | None = None, furthest: str | None = None) -> SolveResult:
+              node_limit: int | None = None, furthest: str | None = None,
+              pass_interrupt: bool = True) -> SolveResult:
         """Solve from ``position`` (a :class:`Game` of this game, or the root deal) within
         ``time_limit`` seconds and ``node_limit`` nodes (``None``: no limit), reusing the
         table. The answer is that of :func:`solver.solve` from ``position`` (its
@@ -75,7 +76,9 @@ class Session:
         ``furthest``: this solve's furthest-line mode (default: the session's). Raises
         :class:`KeyboardInterrupt` when Ctrl-C or SIGTERM stopped the search: a session
         serves many positions, and its caller must stop rather than take the stopped
-        position for an ``unknown`` and go on to the next."""
+        position for an ``unknown`` and go on to the next. ``pass_interrupt=False``: return
+        the stopped search's answer instead (``stats["interrupted"]``; a win found so far
+        is kept)."""
         game = Game(position) if isinstance(position, Deal) else position
         search = self.search
         try:
@@ -88,4 +91,5 @@ class Session:
         mode = self.furthest if furthest is None else furthest
         if mode not in FURTHEST_MODES:
             raise ValueError(f"unknown furthest mode {mode!r}; valid: {', '.join(FURTHEST_MODES)}")
-        return search.run(self.beam_schedule, mode).passed_on()
+        res = search.run(self.beam_schedule, mode)
+        return res.passed_on() if pass_interrupt else res

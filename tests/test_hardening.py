@@ -259,6 +259,34 @@ def test_sigterm_stops_the_dfs_like_ctrl_c_and_keeps_the_best_win():
     one_line_error(err, "interrupted")
 
 
+def test_sigint_stops_hint_and_prints_the_moves_rated_so_far():
+    proc = _start(["hint", "--seed", "2", "--objective", "waste", "--time-limit", "600"])
+    _wait_for_search(proc, 4.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    # the deal's own search found a win before the signal: it and its first move are shown
+    assert out.startswith("The deal's first move: win") and "place" in out
+    one_line_error(err, "interrupted")
+
+
+def test_sigterm_stops_analyse_and_prints_the_positions_solved_so_far(tmp_path):
+    record = tmp_path / "game.json"
+    done = subprocess.run(ASCENT + ["solve", "--seed", "2", "--output", str(record)], cwd=ROOT,
+                          env=ENV, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    proc = _start(["analyse", str(record), "--objective", "waste", "--time-per-move", "2",
+                   "--json"])
+    _wait_for_search(proc, 5.0)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    data = json.loads(out)
+    assert data["stats"].get("interrupted") is True
+    assert 0 < data["stats"]["solved_positions"] < len(data["positions"])
+    one_line_error(err, "interrupted")
+
+
 def test_kill_int_of_the_portfolio_parent_keeps_the_dfs_win():
     proc = _start(["solve", "--seed", "1", "--solver", "portfolio", "--objective", "waste",
                    "--time-limit", "none", "--json"])
