@@ -30,7 +30,7 @@ MARKS = {"win": "win", "loss": "loss", "unknown": "unknown"}
               help="Seconds for each position searched; when they run out, that position "
                    "is unknown.")
 @click.option("--memory-limit", type=MEMORY_MB, default=2048, show_default=True,
-              metavar="MB", help="Cap on the transposition table's memory.")
+              metavar="MB", help="Cap on the memory of the transposition table.")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"moves": [{"index", "move", "before", "after", "spent_extra"}, ...], '
                    '"losing_move", ...} as JSON.')

@@ -36,7 +36,8 @@ def value_text(value: int | None, optimal: bool, bound: int | None) -> str:
 @click.option("--all", "all_moves", is_flag=True,
               help="Rate every legal move (grouped by placement), not only those that win.")
 @click.option("--memory-limit", type=MEMORY_MB, default=2048, show_default=True,
-              metavar="MB", help="Cap on the transposition table's memory.")
+              metavar="MB", help="Cap on the memory of the transposition table (and, after a "
+                                 "proven loss, the furthest search's states).")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"verdict", "moves": [{"move", "verdict", "value", "optimal"}, ...]} '
                    "best first, as JSON.")
