@@ -154,7 +154,9 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
                 why = "a limit ran out"
             effort += f" (+ furthest-line search {fs['nodes']:,} nodes, not proven: {why})"
 
-        return (f"loss: no play wins (proven by exhaustive search) · {furthest}: "
+        how = ("proven: the CP-SAT model has no solution" if res.solver.startswith("cpsat")
+               else "proven by exhaustive search")
+        return (f"loss: no play wins ({how}) · {furthest}: "
                 f"{count_text(res.best_progress, 'slot')} · {res.solver} · {effort}")
     limit = f"the time limit ({time_limit:g} s)" if time_limit else "a search limit"
     why = "interrupted" if st.get("interrupted") else f"{limit} ran out"

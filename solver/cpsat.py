@@ -633,8 +633,9 @@ def solve_cpsat(
     ``stats["hint"]`` says where the hint came from. ``verbose`` prints the CP-SAT search
     log. ``params``: further CP-SAT parameters by name (for experiments).
 
-    ``loss_model`` (solo deals, default on; issue 11): first run the relaxed loss model of
-    :mod:`solver.cpsat_loss` (all of ``time_limit`` without a hint, half with one). Its
+    ``loss_model`` (solo deals, default on; issue 11): where no hint is known (none given,
+    or the beam found no win), first run the relaxed loss model of
+    :mod:`solver.cpsat_loss` (all of the time left; its build counts). Its
     infeasibility proves the loss for every objective; with objective ``none`` a solution
     that the engine replays as a win is the answer; otherwise the exact model runs with the
     time left (a replayed win from the loss model is its hint). ``stats["loss_model"]``
@@ -653,15 +654,38 @@ def solve_cpsat(
     hint_note = "none"
     hint_seconds = 0.0
     loss_stats = None
-    if loss_model and deal.players == 1:
+    deadline = None if time_limit is None else start + time_limit
+
+    def left() -> float | None:  # seconds of the limit still to spend (builds count)
+        return None if deadline is None else max(0.01, deadline - time.perf_counter())
+
+    # the beam first: it is cheap, and a win it finds makes the loss model pointless
+    if isinstance(hint, str):
+        if hint != "beam":
+            raise ValueError(f"hint must be a move list, 'beam' or None, not {hint!r}")
+        from solver.dfs import heuristic_win
+
+        share = None if time_limit is None else time_limit / 2
+        try:
+            hint = heuristic_win(deal, objective, time_limit=share)
+        except KeyboardInterrupt:  # Ctrl-C/SIGTERM before CP-SAT ran: an honest unknown
+            return SolveResult(UNKNOWN, objective, deal, solver="cpsat", stats={
+                "nodes": 0, "seconds": round(time.perf_counter() - start, 3),
+                "table_entries": 0, "status": "interrupted during the hint's beam",
+                "interrupted": True})
+        hint_seconds = round(time.perf_counter() - start, 3)
+        hint_note = (f"beam of the DFS ({len(hint)} moves)" if hint
+                     else "beam of the DFS found no win")
+    elif hint:
+        hint_note = f"given ({len(hint)} moves)"
+    if loss_model and deal.players == 1 and not hint:
         from solver.cpsat_loss import CANDIDATE, INFEASIBLE, solve_loss_model
 
-        share = None if time_limit is None else (time_limit / 2 if hint else time_limit)
-        verdict, moves, raw = solve_loss_model(deal, share, workers, seed, verbose)
+        verdict, moves, raw = solve_loss_model(deal, left(), workers, seed, verbose)
         loss_stats = {"status": verdict, "seconds": raw["seconds"],
                       "branches": raw["branches"], "conflicts": raw["conflicts"]}
-        base = {"nodes": loss_stats["branches"], "table_entries": 0, "hint": "none",
-                "loss_model": loss_stats}
+        base = {"nodes": loss_stats["branches"], "table_entries": 0, "hint": hint_note,
+                "hint_seconds": hint_seconds, "loss_model": loss_stats}
         if raw.get("interrupted"):
             base["interrupted"] = True
             if verdict != INFEASIBLE and moves is None:
@@ -684,39 +708,16 @@ def solve_cpsat(
                     best_line=list(moves), solver="cpsat", stats={
                         **base, "seconds": round(time.perf_counter() - start, 3),
                         "status": "FEASIBLE (the loss model's solution, replayed as a win)"})
-            if not hint:
-                hint = moves
-                hint_note = f"the loss model's win ({len(moves)} moves)"
-        if time_limit is not None:
-            time_limit = max(0.01, time_limit - (time.perf_counter() - start))
-    if isinstance(hint, str):
-        if hint != "beam":
-            raise ValueError(f"hint must be a move list, 'beam' or None, not {hint!r}")
-        from solver.dfs import heuristic_win
-
-        share = None if time_limit is None else time_limit / 2
-        try:
-            hint = heuristic_win(deal, objective, time_limit=share)
-        except KeyboardInterrupt:  # Ctrl-C/SIGTERM before CP-SAT ran: an honest unknown
-            return SolveResult(UNKNOWN, objective, deal, solver="cpsat", stats={
-                "nodes": 0, "seconds": round(time.perf_counter() - start, 3),
-                "table_entries": 0, "status": "interrupted during the hint's beam",
-                "interrupted": True})
-        hint_seconds = round(time.perf_counter() - start, 3)
-        hint_note = (f"beam of the DFS ({len(hint)} moves)" if hint
-                     else "beam of the DFS found no win")
-        if time_limit is not None:
-            time_limit = max(0.01, time_limit - (time.perf_counter() - start))
-    elif hint:
-        hint_note = f"given ({len(hint)} moves)"
+            hint = moves
+            hint_note = f"the loss model's win ({len(moves)} moves)"
     cm = build_model(deal, objective)
     if hint:
         _add_hints(cm, hint)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = max(1, int(workers))
     solver.parameters.random_seed = int(seed)
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = float(time_limit)
+    if deadline is not None:
+        solver.parameters.max_time_in_seconds = float(left())
     solver.parameters.log_search_progress = bool(verbose)
     if verbose:  # the log goes to standard error: standard output is the answer (--json)
         solver.parameters.log_to_stdout = False

@@ -501,8 +501,8 @@ def solve_loss_model(deal: Deal, time_limit: float | None = None, workers: int =
     """Run the loss model of the solo ``deal``: ``("infeasible", None, stats)`` is a proof
     that the deal is lost; ``("candidate", moves, stats)`` a solution, with ``moves`` the
     winning plan when the engine replays it as a win (else ``None``); ``("unknown", None,
-    stats)`` when ``time_limit`` (seconds) ran out first. ``verbose``: CP-SAT's search log on
-    standard error."""
+    stats)`` when ``time_limit`` (seconds, building the model included) ran out first.
+    ``verbose``: CP-SAT's search log on standard error."""
     from solver.cpsat import _solve_interruptibly
 
     t = time.perf_counter()
@@ -510,8 +510,8 @@ def solve_loss_model(deal: Deal, time_limit: float | None = None, workers: int =
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = max(1, int(workers))
     solver.parameters.random_seed = int(seed)
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = float(time_limit)
+    if time_limit is not None:  # what the build left of the limit
+        solver.parameters.max_time_in_seconds = max(0.01, time_limit - (time.perf_counter() - t))
     if verbose:  # standard output is the answer (--json)
         import sys
 

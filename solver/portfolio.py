@@ -65,22 +65,38 @@ def _first_interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
-def _run(fn: Callable[..., SolveResult], kwargs: dict, conn: Any) -> None:
-    _die_with_parent()
-    # SIGINT (Ctrl-C, or passed on by the portfolio) or SIGTERM stops the search and sends
-    # its best answer, whatever the worker inherited; a second one (Ctrl-C reaches the
-    # whole process group *and* the portfolio passes it on) is ignored, so that it cannot
-    # break the worker while it sends that answer
-    signal.signal(signal.SIGINT, _first_interrupt)
-    signal.signal(signal.SIGTERM, _first_interrupt)
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _send(conn: Any, message: tuple) -> None:
+    """Send to the portfolio; a portfolio that stopped listening (it has its answer, or
+    it died) is no error of the worker's."""
     try:
-        conn.send(("ok", fn(**kwargs)))
+        conn.send(message)
+    except (OSError, EOFError):
+        pass
+
+
+def _run(fn: Callable[..., SolveResult], kwargs: dict, conn: Any) -> None:
+    # The worker starts with SIGINT and SIGTERM blocked (see solve_portfolio): a signal that
+    # arrives while it starts up waits for its own handlers instead of running the
+    # handlers inherited from the command line (a traceback on standard error). SIGINT
+    # (Ctrl-C, or passed on by the portfolio) or SIGTERM stops the search and sends its
+    # best answer; a second one (Ctrl-C reaches the whole process group *and* the
+    # portfolio passes it on) is ignored, so that it cannot break the worker while it
+    # sends that answer
+    try:
+        signal.signal(signal.SIGINT, _first_interrupt)
+        signal.signal(signal.SIGTERM, _first_interrupt)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+        _die_with_parent()
+        _send(conn, ("ok", fn(**kwargs)))
     except NotImplementedError as exc:
-        conn.send(("unsupported", str(exc)))
+        _send(conn, ("unsupported", str(exc)))
     except KeyboardInterrupt:
-        conn.send(("interrupted", "Ctrl-C"))
+        _send(conn, ("interrupted", "Ctrl-C"))
     except BaseException as exc:  # noqa: BLE001 - reported to the parent, never lost
-        conn.send(("error", f"{exc.__class__.__name__}: {exc}"))
+        _send(conn, ("error", f"{exc.__class__.__name__}: {exc}"))
     finally:
         conn.close()
 
@@ -127,7 +143,11 @@ def solve_portfolio(deal: Deal, objective: str = "none", time_limit: float | Non
     for name, fn in solvers.items():
         parent, child = ctx.Pipe(duplex=False)
         p = ctx.Process(target=_run, args=(fn, kwargs, child), daemon=True)
-        p.start()
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        try:  # the worker is forked with them blocked; here they wait until it started
+            p.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         child.close()
         procs[name] = p
         conns[parent] = name

@@ -98,3 +98,15 @@ def test_loss_model_is_solo_only() -> None:
         build_loss_model(Deal.from_seed(1, 2, LADDER_3))
     res = solve_cpsat(Deal.from_seed(1, 2, RuleSet.tiny()), "none", time_limit=20)
     assert "loss_model" not in res.stats
+
+
+def test_the_beam_runs_first_and_its_win_skips_the_loss_model() -> None:
+    """``hint="beam"``: the beam is cheap and a win it finds proves the deal winnable, so
+    the loss model does not run (it used to run first and leave the beam no time on a
+    standard deal); where the beam finds no win the loss model still decides."""
+    won = solve_cpsat(Deal.from_seed(4, 1, LADDER_3), "none", time_limit=60, hint="beam")
+    assert won.verdict == "win" and "loss_model" not in won.stats
+    assert won.stats["hint"].startswith("beam of the DFS (")
+    lost = solve_cpsat(Deal.from_seed(1, 1, LADDER_3), "none", time_limit=60, hint="beam")
+    assert lost.verdict == "loss" and lost.stats["loss_model"]["status"] == INFEASIBLE
+    assert lost.stats["hint"] == "beam of the DFS found no win"
