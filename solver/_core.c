@@ -1252,16 +1252,18 @@ static int check(Core *s) {
 static int path_push(Core *s, const Move *mv) {
     if (s->depth >= s->path_cap) {
         int nc = s->path_cap ? s->path_cap * 2 : 256;
+        /* path_cap grows only once all three arrays hold nc moves: after a failed
+           realloc every array still holds at least path_cap */
         Move *np = (Move *)realloc(s->path, sizeof(Move) * (size_t)nc);
         if (!np) return -1;
         s->path = np;
-        s->path_cap = nc;
         Move *nb = (Move *)realloc(s->best_line, sizeof(Move) * (size_t)nc);
         if (!nb) return -1;
         s->best_line = nb;
         Move *nw = (Move *)realloc(s->win_line, sizeof(Move) * (size_t)nc);
         if (!nw) return -1;
         s->win_line = nw;
+        s->path_cap = nc;
     }
     s->path[s->depth++] = *mv;
     return 0;
@@ -1269,11 +1271,12 @@ static int path_push(Core *s, const Move *mv) {
 
 static int ensure_lines(Core *s) {
     if (s->path_cap) return 0;
-    s->path_cap = 256;
-    s->path = (Move *)malloc(sizeof(Move) * 256);
-    s->best_line = (Move *)malloc(sizeof(Move) * 256);
-    s->win_line = (Move *)malloc(sizeof(Move) * 256);
-    return (s->path && s->best_line && s->win_line) ? 0 : -1;
+    if (!s->path) s->path = (Move *)malloc(sizeof(Move) * 256);
+    if (!s->best_line) s->best_line = (Move *)malloc(sizeof(Move) * 256);
+    if (!s->win_line) s->win_line = (Move *)malloc(sizeof(Move) * 256);
+    if (!(s->path && s->best_line && s->win_line)) return -1;
+    s->path_cap = 256; /* only once all three hold 256 moves */
+    return 0;
 }
 
 /* Search._enter_node */
@@ -1986,6 +1989,11 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
         }
         s->decklen[q] = n;
         s->deck[q] = (uint8_t *)malloc((size_t)n + 1);
+        if (!s->deck[q]) {
+            Py_DECREF(dseq);
+            PyErr_NoMemory();
+            return -1;
+        }
         for (int i = 0; i < n; i++) s->deck[q][i] = (uint8_t)tmp[i];
     }
     Py_DECREF(dseq);
