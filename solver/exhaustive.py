@@ -420,6 +420,27 @@ class Search(PVOrder, Beam, NodeLimits):
             out["furthest"] = dict(self.furthest_stats)
         return out
 
+    def _wide_beams(self, best: list[tuple] | None) -> list[tuple] | None:
+        """The wide beams of :data:`~solver.beam.WIDE_BEAM_SCHEDULE` (issue 11: about 3 s
+        and 6 M nodes on a standard solo deal in the core) on at most half of what is left
+        of the node and time limits, so that a small ``node_limit`` still leaves the exact
+        search its share. Their share running out is not the run's stop; Ctrl-C is."""
+        saved = (self.deadline, self.node_limit)
+        if self.node_limit is not None:
+            self.node_limit = self.nodes + max(1, (self.node_limit - self.nodes) // 2)
+            self.next_check = min(self.next_check, self.node_limit)
+        if self.deadline is not None:
+            now = time.monotonic()
+            self.deadline = now + max(0.0, self.deadline - now) / 2
+        try:
+            best = self.beams(WIDE_BEAM_SCHEDULE, best)
+        finally:
+            self.deadline, self.node_limit = saved
+            self.next_check = self.nodes + 1  # the run's own limits, checked at the next node
+        if self.stopped and not self.interrupted:
+            self.stopped = False  # the beams' share ran out, not the run's limits
+        return best
+
     def run_furthest(self, mode: str) -> bool:
         """After a proven loss, the furthest-line search (:meth:`furthest`) on its own
         budget, so that the verdict never waits on it (issue 15). ``mode``: ``bounded``
@@ -492,7 +513,7 @@ class Search(PVOrder, Beam, NodeLimits):
             if (objective != "none" and beam_schedule is DEFAULT_BEAM_SCHEDULE and not self.stopped
                     and self.core() is not None
                     and (best is None or self.line_cost(best) > self.root_bound())):
-                best = self.beams(WIDE_BEAM_SCHEDULE, best)  # fast in the core (issue 11)
+                best = self._wide_beams(best)
             if best is not None:
                 best_value = self.line_cost(best)
                 self.best_progress = self._slots_total  # a win fills every slot (issue 7)
