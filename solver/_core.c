@@ -1999,6 +1999,11 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     Py_DECREF(dseq);
     PyObject *fseq = PySequence_Fast(first_pos, "first_pos");
     if (!fseq) return -1;
+    if (PySequence_Fast_GET_SIZE(fseq) != P) {
+        Py_DECREF(fseq);
+        PyErr_SetString(PyExc_ValueError, "first_pos");
+        return -1;
+    }
     for (int q = 0; q < P; q++) {
         int n = read_int_list(PySequence_Fast_GET_ITEM(fseq, q), tmp, MAXT + 2, "first_pos");
         if (n < 0) {
@@ -2059,6 +2064,11 @@ static PyObject *Core_set_state(Core *s, PyObject *args) {
     s->filled += peak;
     PyObject *hs = PySequence_Fast(hands, "hands");
     if (!hs) return NULL;
+    if (PySequence_Fast_GET_SIZE(hs) != s->P) {
+        Py_DECREF(hs);
+        PyErr_SetString(PyExc_ValueError, "hands");
+        return NULL;
+    }
     for (int q = 0; q < s->P; q++) {
         int n = read_int_list(PySequence_Fast_GET_ITEM(hs, q), tmp, MAXH, "hand");
         if (n < 0) {
