@@ -446,8 +446,6 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: keep the positions solved so far
         interrupted = True
     positions = _fill_in(found, moves, games, objective)
-        # the verdicts run win… then unknown… then loss… along the game: a position before
-        # a win is a win, one after a loss is a loss. Backwards while losses are proven…
     spent: list[int | None] = []
     for k in range(1, n + 1):
         a, b = positions[k - 1], positions[k]
