@@ -91,6 +91,8 @@ def core_status() -> str:
     if CORE_AVAILABLE and os.environ.get("ASCENT_PURE_PYTHON") == "1":
         return "pure Python (ASCENT_PURE_PYTHON=1)"
     return _CORE_BUILD
+
+
 _OBJECTIVE_CODE = {"none": 0, "waste": 1, "turns": 2}
 
 
