@@ -86,18 +86,24 @@ def _run(fn: Callable[..., SolveResult], kwargs: dict, conn: Any) -> None:
     # portfolio passes it on) is ignored, so that it cannot break the worker while it
     # sends that answer
     try:
-        signal.signal(signal.SIGINT, _first_interrupt)
-        signal.signal(signal.SIGTERM, _first_interrupt)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
-        _die_with_parent()
-        _send(conn, ("ok", fn(**kwargs)))
-    except NotImplementedError as exc:
-        _send(conn, ("unsupported", str(exc)))
+        try:
+            signal.signal(signal.SIGINT, _first_interrupt)
+            signal.signal(signal.SIGTERM, _first_interrupt)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+            _die_with_parent()
+            _send(conn, ("ok", fn(**kwargs)))
+        except NotImplementedError as exc:
+            _send(conn, ("unsupported", str(exc)))
+        except KeyboardInterrupt:
+            _send(conn, ("interrupted", "Ctrl-C"))
+        except BaseException as exc:  # noqa: BLE001 - reported to the parent, never lost
+            _send(conn, ("error", f"{exc.__class__.__name__}: {exc}"))
     except KeyboardInterrupt:
-        _send(conn, ("interrupted", "Ctrl-C"))
-    except BaseException as exc:  # noqa: BLE001 - reported to the parent, never lost
-        _send(conn, ("error", f"{exc.__class__.__name__}: {exc}"))
+        # the one interrupt (the handler ignores later ones) came while an answer was
+        # being sent, e.g. the portfolio stopping a worker that had just finished
+        pass
     finally:
+        signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)  # nothing left to stop
         conn.close()
 
 
