@@ -318,6 +318,8 @@ def report(out: Path) -> str:
              f"{m['python']}. {meta.get('note', '')}", "",
              f"Command: `{meta.get('command', '?').split(' --note')[0]}`", ""]
     for objective in ("waste", "turns"):
+        if not any(read_jsonl(out / f"optimum-{objective}-{config}.jsonl") for config in CONFIGS):
+            continue  # not run in this folder
         lines += [f"## Optimum, objective `{objective}`", "",
                   "| config | players | deals | proven optimal | median gap | gaps (value−bound: count) "
                   "| median static root bound | median bound | median value | nodes/s "

@@ -105,6 +105,12 @@ def check_writable(output: str) -> None:
     check_new_file(output, "--output")
 
 
+def _no_furthest_line(res: SolveResult) -> bool:
+    """A loss proven by CP-SAT (its model's infeasibility): no furthest-line search ran."""
+    return (res.verdict == LOSS and res.solver.startswith("cpsat") and not res.best_line
+            and not res.best_progress)
+
+
 def verdict_line(res: SolveResult, time_limit: float | None) -> str:
     """One line: verdict, objective value and whether it is proven, who proved it, effort."""
     st = res.stats
@@ -156,8 +162,10 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
 
         how = ("proven: the CP-SAT model has no solution" if res.solver.startswith("cpsat")
                else "proven by exhaustive search")
-        return (f"loss: no play wins ({how}) · {furthest}: "
-                f"{count_text(res.best_progress, 'slot')} · {res.solver} · {effort}")
+        reach = (f"{furthest}: {count_text(res.best_progress, 'slot')}"
+                 if not _no_furthest_line(res) else
+                 "no furthest line (CP-SAT searches none; --solver dfs finds it)")
+        return f"loss: no play wins ({how}) · {reach} · {res.solver} · {effort}"
     limit = f"the time limit ({time_limit:g} s)" if time_limit else "a search limit"
     why = "interrupted" if st.get("interrupted") else f"{limit} ran out"
     return (f"unknown: {why} before a win or a proof · furthest line found: "
@@ -322,8 +330,10 @@ def print_answer(res: SolveResult, data: dict[str, Any], deal: Deal | Game,
     if res.start is not None:
         out.print(f"From {describe_start(res.start)}:")
         line = res.continuation
+    if _no_furthest_line(res):
+        return  # a CP-SAT proof of loss: no line to show (the verdict line says so)
     if res.verdict != WIN:
-        what = ("Furthest line (proven)" if res.stats.get("best_progress_proven")
+        what = ("Furthest line, proven" if res.stats.get("best_progress_proven")
                 else "Furthest line found")
         out.print(f"{what} ({count_text(len(line), 'move')}, "
                   f"{count_text(res.best_progress, 'slot')}):")
