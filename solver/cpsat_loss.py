@@ -297,14 +297,11 @@ class LossModel:
                     if ii == i:
                         m.Add(t == e["u"]).OnlyEnforceIf(v)
             tcard[i] = t
-        played_copy: dict[Any, list[int]] = {}
+        copies: dict[Any, list[int]] = {}  # deck indices of each Ascent card's copies
         for i, c in enumerate(deck):
             if c.is_ascent:
-                played_copy.setdefault((c.value, c.colour), []).append(i)
-        self._copy_pairs = []
-        for idx in played_copy.values():
-            for a, b in zip(idx, idx[1:]):
-                self._copy_pairs.append((a, b))
+                copies.setdefault((c.value, c.colour), []).append(i)
+        copy_pairs = [(a, b) for idx in copies.values() for a, b in zip(idx, idx[1:])]
         self.events = events
         ivs = []
         for e in events:
@@ -321,7 +318,7 @@ class LossModel:
         F = {}
         for i in range(N):
             F[i] = self._sum_bool([v for (ii, j), v in x.items() if ii == i] + xr[i])
-        for a, b in self._copy_pairs:
+        for a, b in copy_pairs:
             m.Add(tcard[a] < tcard[b]).OnlyEnforceIf([F[a], F[b]])
         # before[a, b]: event a is present and starts before event b
         before: dict[tuple[int, int], Any] = {}

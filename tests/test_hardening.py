@@ -248,26 +248,30 @@ def _wait_for_search(proc: subprocess.Popen, seconds: float) -> None:
     assert proc.poll() is None, "the search ended before the signal; make it longer"
 
 
-def test_sigterm_stops_the_dfs_like_ctrl_c_and_keeps_the_best_win():
-    proc = _start(["solve", "--seed", "42", "--players", "3", "--objective", "waste",
-                   "--time-limit", "none"])
-    _wait_for_search(proc, 3.0)
-    proc.send_signal(signal.SIGTERM)
+def _stopped(args: list[str], seconds: float, signum: int) -> str:
+    """Run ``ascent args``, send ``signum`` after ``seconds`` of search, and check the
+    interrupted exit: code 130 and one line ``ascent: error: interrupted…``. Returns what
+    the command printed on standard output."""
+    proc = _start(args)
+    _wait_for_search(proc, seconds)
+    proc.send_signal(signum)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
-    assert out.startswith("win in ") and "interrupted" in out
     one_line_error(err, "interrupted")
+    return out
+
+
+def test_sigterm_stops_the_dfs_like_ctrl_c_and_keeps_the_best_win():
+    out = _stopped(["solve", "--seed", "42", "--players", "3", "--objective", "waste",
+                    "--time-limit", "none"], 3.0, signal.SIGTERM)
+    assert out.startswith("win in ") and "interrupted" in out
 
 
 def test_sigint_stops_hint_and_prints_the_moves_rated_so_far():
-    proc = _start(["hint", "--seed", "2", "--objective", "waste", "--time-limit", "600"])
-    _wait_for_search(proc, 4.0)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
+    out = _stopped(["hint", "--seed", "2", "--objective", "waste", "--time-limit", "600"],
+                   4.0, signal.SIGINT)
     # the deal's own search found a win before the signal: it and its first move are shown
     assert out.startswith("The deal's first move: win") and "place" in out
-    one_line_error(err, "interrupted")
 
 
 def test_sigterm_stops_analyse_and_prints_the_positions_solved_so_far(tmp_path):
@@ -275,16 +279,10 @@ def test_sigterm_stops_analyse_and_prints_the_positions_solved_so_far(tmp_path):
     done = subprocess.run(ASCENT + ["solve", "--seed", "2", "--output", str(record)], cwd=ROOT,
                           env=ENV, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    proc = _start(["analyse", str(record), "--objective", "waste", "--time-per-move", "2",
-                   "--json"])
-    _wait_for_search(proc, 5.0)
-    proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
-    data = json.loads(out)
+    data = json.loads(_stopped(["analyse", str(record), "--objective", "waste",
+                                "--time-per-move", "2", "--json"], 5.0, signal.SIGTERM))
     assert data["stats"].get("interrupted") is True
     assert 0 < data["stats"]["solved_positions"] < len(data["positions"])
-    one_line_error(err, "interrupted")
 
 
 def test_kill_int_of_the_portfolio_parent_keeps_the_dfs_win():
