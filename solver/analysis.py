@@ -165,15 +165,14 @@ def hint(game: Game, objective: str = "none", time_limit: float | None = 10.0,
     else:
         for i, key in enumerate(keys):
             share = left()
-            free = (first is not None and key == placement_key(first)
-                    and (objective == "none" or root.optimal))  # the root's win, no search
-            if interrupted and not free and first is not None and key == placement_key(first):
+            is_first = first is not None and key == placement_key(first)
+            if interrupted and is_first:
                 # interrupted: the root's best line so far still rates its first move
-                ratings.append(MoveRating(first, WIN, root.value, False, None,
+                ratings.append(MoveRating(first, WIN, root.value, root.optimal,
+                                          root.bound if root.optimal else None,
                                           list(root.continuation), len(groups[key])))
                 continue
-            if (interrupted and not free) or (deadline is not None
-                                               and time.monotonic() >= deadline):
+            if interrupted or (deadline is not None and time.monotonic() >= deadline):
                 mv = groups[key][0]  # out of time, or interrupted: not rated
                 ratings.append(MoveRating(mv, UNKNOWN, choices=len(groups[key]), line=[mv],
                                           derived=True))
@@ -182,7 +181,7 @@ def hint(game: Game, objective: str = "none", time_limit: float | None = 10.0,
                 share = share / (len(keys) - i)
             try:
                 r = _rate(game, groups[key], objective, session, share,
-                          root if first is not None and key == placement_key(first) else None)
+                          root if is_first else None)
             except KeyboardInterrupt:
                 interrupted = True
                 mv = groups[key][0]
