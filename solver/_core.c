@@ -270,7 +270,7 @@ typedef struct {
     int R, rowlen[MAXR], slots_below_peak, slots_total, hand_size, P;
     int look_through, bridge_max, campfire_paid, objective;
     /* switches */
-    int sw_transposition, sw_dominance, sw_bounds, sw_window_players;
+    int sw_transposition, sw_dominance, sw_bounds, sw_window_players, sw_budget, sw_bridge_costs;
     int64_t table_size;
     /* decks and first positions */
     int decklen[MAXP];
@@ -1142,10 +1142,92 @@ static int64_t players_turns_bound(Core *s, int64_t budget) {
     return budget >= INF ? INF : budget + 1;
 }
 
+/* Bounds._reference_options: the reference values the walk from index i may give (-1: none);
+   returns how many were written to out (at most MAXLEN + 1) */
+static int reference_options(Core *s, const uint8_t *row, int n, int i, int step, int r, int camp,
+                             int *out) {
+    int k = 0;
+    while (i >= 0 && i < n) {
+        int c = row[i], kd = s->kind[c];
+        if (kd == K_CAMPFIRE) {
+            i += step;
+            continue;
+        }
+        if (kd != K_ASCENT) {
+            out[k++] = -1;
+            return k;
+        }
+        out[k++] = s->value[c];
+        if (((camp >> s->colour[c]) & 1) && s->maxrow[c] > r + 1) {
+            i += step;
+            continue;
+        }
+        return k;
+    }
+    out[k++] = -1;
+    return k;
+}
+
+/* Bounds.bridge_costs: the least replacement costs of the Bridges standing (INF: never) */
+static int64_t bridge_costs(Core *s) {
+    int camp = 0;
+    for (int c = 0; c < s->nt; c++)
+        if (s->kind[c] == K_CAMPFIRE && s->remaining[c]) camp |= 1 << s->colour[c];
+    int most = s->hand_size - 1;
+    int64_t total = 0;
+    int left[MAXLEN + 2], right[MAXLEN + 2];
+    for (int r = 0; r < s->R; r++) {
+        const uint8_t *row = s->rows[r];
+        int n = s->rlen[r];
+        for (int j = 0; j < n; j++) {
+            if (row[j] != s->bridge) continue;
+            int nl = reference_options(s, row, n, j - 1, -1, r, camp, left);
+            int nr = 1;
+            if (s->bridge_max)
+                nr = reference_options(s, row, n, j + 1, 1, r, camp, right);
+            else
+                right[0] = -1;
+            int lc = j > 0 ? s->colour[row[j - 1]] : -1;
+            int rc = j + 1 < n ? s->colour[row[j + 1]] : -1;
+            int64_t best = INF;
+            for (int c = 0; c < s->nt; c++) {
+                if (s->kind[c] != K_ASCENT || !s->remaining[c] || s->maxrow[c] < r + 1) continue;
+                int col = s->colour[c];
+                if (col == lc || col == rc) continue;
+                int v = s->value[c];
+                int a = INT32_MAX, w = INT32_MAX;
+                for (int x = 0; x < nl; x++) {
+                    int d = left[x] >= 0 ? abs(v - left[x]) : 0;
+                    if (d < a) a = d;
+                }
+                for (int x = 0; x < nr; x++) {
+                    int d = right[x] >= 0 ? abs(v - right[x]) : 0;
+                    if (d < w) w = d;
+                }
+                int cost = a > w ? a : w;
+                if (cost < best) best = cost;
+            }
+            if (best > most) return INF;
+            total += best;
+        }
+    }
+    return total;
+}
+
 /* Bounds.waste_lower_bound; -2 on no memory */
 static int64_t waste_lower_bound(Core *s, int64_t budget) {
     int nb = s->n_bridges;
-    if (s->P != 1) return s->sw_window_players ? players_window_bound(s, budget) : nb;
+    int64_t floor = nb;
+    if (nb && s->sw_bridge_costs) {
+        int64_t extra = bridge_costs(s);
+        if (extra >= INF) return INF;
+        floor = nb + extra;
+    }
+    if (s->P != 1) {
+        int64_t base = s->sw_window_players ? players_window_bound(s, budget) : nb;
+        if (base == -2) return -2;
+        return base > floor ? base : floor;
+    }
     if (prepare_solo(s)) return -2;
     const uint8_t *hand = s->hands[0];
     int hl = s->hlen[0];
@@ -1173,10 +1255,11 @@ static int64_t waste_lower_bound(Core *s, int64_t budget) {
             if (kk > k) k = kk;
         }
     }
-    if (k == 0) return nb;
+    if (k == 0) return floor;
     int64_t e = s->slots_below_peak - s->filled + nb + 1;
     int64_t x = k + 1 - e;
-    return nb + (x > 0 ? x : 0);
+    int64_t lb = nb + (x > 0 ? x : 0);
+    return lb > floor ? lb : floor;
 }
 
 /* Bounds.bound_fails: 1 cut, 0 not, -2 no memory */
@@ -1222,11 +1305,16 @@ static int bound_fails(Core *s, int64_t budget) {
             return 1;
         }
     }
-    if (s->objective == OBJ_WASTE && budget < INF) {
-        int64_t b = waste_lower_bound(s, budget);
+    /* the waste bound against the objective's budget (waste) and, in every objective,
+       against the cards to spare */
+    int64_t waste_b = (s->objective == OBJ_WASTE && budget < INF) ? budget : INF;
+    int64_t spare = s->sw_budget ? (int64_t)s->n_remaining - (s->slots_total - s->filled) : INF;
+    int64_t cap = waste_b < spare ? waste_b : spare;
+    if (cap < INF) {
+        int64_t b = waste_lower_bound(s, cap);
         if (b == -2) return -2;
-        if (b > budget) {
-            s->pruned[PR_OBJECTIVE]++;
+        if (b > cap) {
+            s->pruned[cap == waste_b ? PR_OBJECTIVE : PR_CARDS]++;
             return 1;
         }
     }
@@ -1932,11 +2020,11 @@ static void Core_dealloc(Core *s) {
  *      transposition, dominance, bounds, window_players, table_size) */
 static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     PyObject *kind, *value, *colour, *maxrow, *rowlen, *decks, *first_pos;
-    int summit, bridge, hand_size, lt, bm, cp, obj, tr, dom, bnd, wp;
+    int summit, bridge, hand_size, lt, bm, cp, obj, tr, dom, bnd, wp, bud, bc;
     long long table_size;
-    if (!PyArg_ParseTuple(args, "OOOOiiOiOOiiiiiiiiL", &kind, &value, &colour, &maxrow, &summit,
+    if (!PyArg_ParseTuple(args, "OOOOiiOiOOiiiiiiiiLii", &kind, &value, &colour, &maxrow, &summit,
                           &bridge, &rowlen, &hand_size, &decks, &first_pos, &lt, &bm, &cp, &obj,
-                          &tr, &dom, &bnd, &wp, &table_size))
+                          &tr, &dom, &bnd, &wp, &table_size, &bud, &bc))
         return -1;
     int tmp[1024];
     int nt = read_int_list(kind, tmp, MAXT, "kind");
@@ -2021,6 +2109,8 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     s->sw_dominance = dom;
     s->sw_bounds = bnd;
     s->sw_window_players = wp;
+    s->sw_budget = bud;
+    s->sw_bridge_costs = bc;
     s->table_size = table_size;
     s->best_progress = -1;
     s->seen_cap = 0;

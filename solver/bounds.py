@@ -14,7 +14,7 @@ from any start position.
 
 from __future__ import annotations
 
-from solver.state import INF, State
+from solver.state import INF, K_ASCENT, K_CAMPFIRE, State
 from solver.windows import PlayerWindows
 
 
@@ -70,8 +70,13 @@ class Bounds(PlayerWindows, State):
             if have < need:
                 self.pruned["height"] += 1
                 return True
-        if self.objective == "waste" and budget < INF and self.waste_lower_bound(budget) > budget:
-            self.pruned["objective"] += 1
+        # the waste bound: against the objective's budget (waste), and in every objective
+        # against the cards to spare (a win takes out exactly the slots to fill plus its waste)
+        waste_b = budget if (self.objective == "waste" and budget < INF) else INF
+        spare = (self.n_remaining - (self._slots_total - self.filled)) if self.sw.budget else INF
+        cap = min(waste_b, spare)
+        if cap < INF and self.waste_lower_bound(cap) > cap:
+            self.pruned["objective" if cap == waste_b else "cards"] += 1
             return True
         return False
 
@@ -105,8 +110,15 @@ class Bounds(PlayerWindows, State):
         end on the mountain: at least k + 1 - E are discarded.
         """
         nb = self.n_bridges
+        floor = nb
+        if nb and self.sw.bridge_costs:
+            extra = self.bridge_costs()
+            if extra >= INF:
+                return INF
+            floor = nb + extra
         if self.P != 1:
-            return self.players_window_bound(budget) if self.sw.window_players else nb
+            base = self.players_window_bound(budget) if self.sw.window_players else nb
+            return max(base, floor)
         if not hasattr(self, "qual_pos"):
             self._prepare_waste_tables()
         hand = self.hands[0]
@@ -138,9 +150,83 @@ class Bounds(PlayerWindows, State):
                 if kk > k:
                     k = kk
         if k == 0:
-            return nb
+            return floor
         e = self._slots_below_peak - self.filled + nb + 1
-        return nb + max(0, k + 1 - e)
+        return max(floor, nb + max(0, k + 1 - e))
+
+    def bridge_costs(self) -> int:
+        """The least cards that replacing the Bridges standing must still cost (R8), summed
+        over the Bridges; ``INF`` when one can never be replaced (no card left that may go
+        there, or every one would cost more than a hand can pay).
+
+        For each Bridge, the candidates are the Ascent cards left (in hands and decks) that
+        fit its row (R4) and differ in colour from its coloured neighbours (R5; a Campfire
+        put on a neighbour later has the neighbour's colour). The cost of a candidate of
+        value ``v`` is ``max(|v − left|, |v − right|)`` (``left`` only under
+        ``bridge_replace_cost=left``), each side's reference taken at its most favourable
+        (:meth:`_reference_options`: a side with no card yet, or a Bridge, adds nothing).
+        Each replacement is a move of its own, so the least costs add up."""
+        t = self.t
+        kind, value, colour, maxrow = t.kind, t.value, t.colour, t.maxrow
+        rem = self.remaining
+        camp = 0  # colours with a Campfire left in a hand or deck
+        for c in t.campfire_ids:
+            if rem[c]:
+                camp |= 1 << colour[c]
+        most = self.hand_size - 1
+        bridge = t.bridge
+        total = 0
+        for r, row in enumerate(self.rows):
+            for s, b in enumerate(row):
+                if b != bridge:
+                    continue
+                left = self._reference_options(row, s - 1, -1, r, camp)
+                right = self._reference_options(row, s + 1, 1, r, camp) if self.bridge_max else (-1,)
+                lc = colour[row[s - 1]] if s > 0 else -1
+                rc = colour[row[s + 1]] if s + 1 < len(row) else -1
+                best = INF
+                for c in range(t.dead):
+                    if kind[c] != K_ASCENT or not rem[c] or maxrow[c] < r + 1:
+                        continue
+                    col = colour[c]
+                    if col == lc or col == rc:
+                        continue
+                    v = value[c]
+                    a = min(abs(v - x) if x >= 0 else 0 for x in left)
+                    w = min(abs(v - x) if x >= 0 else 0 for x in right)
+                    cost = a if a > w else w
+                    if cost < best:
+                        best = cost
+                if best > most:
+                    return INF
+                total += best
+        return total
+
+    def _reference_options(self, row: list[int], i: int, step: int, r: int, camp: int) -> tuple[int, ...]:
+        """The reference values (R6, R8) that the walk from index ``i`` of row ``r`` in
+        direction ``step`` may still give: the Ascent card it meets and, where a Campfire of
+        its colour is left and the card could move up (R9), what lies beyond it; ``-1``
+        stands for no reference (the row's end, a slot still empty, a Bridge)."""
+        t = self.t
+        kind, value, colour, maxrow = t.kind, t.value, t.colour, t.maxrow
+        out = []
+        n = len(row)
+        while 0 <= i < n:
+            c = row[i]
+            k = kind[c]
+            if k == K_CAMPFIRE:
+                i += step
+                continue
+            if k != K_ASCENT:  # a Bridge: it may be replaced by any card before
+                out.append(-1)
+                return tuple(out)
+            out.append(value[c])
+            if (camp >> colour[c]) & 1 and maxrow[c] > r + 1:
+                i += step
+                continue
+            return tuple(out)
+        out.append(-1)
+        return tuple(out)
 
     def root_bound(self) -> int:
         """Proven lower bound on the objective at the start: the table's entry for the

@@ -48,6 +48,7 @@ from model.deal import Deal
 from model.game import Game
 from model.moves import CAMPFIRE, DISCARD, PLACE, Move
 from model.rules import CHOICES
+from solver.cpsat_run import solve_interruptibly
 from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolveResult, SolverBug, checked_plan
 
 #: Rule option values this model expresses (every value of model.rules.CHOICES today).
@@ -565,48 +566,6 @@ def deal_of_start(start: Any) -> Deal:
     return start
 
 
-def _solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> tuple[Any, bool]:
-    """``solver.solve(model)`` in a helper thread, so that the main thread stays free to
-    take a Ctrl-C or SIGTERM (a :class:`KeyboardInterrupt`; Python runs signal handlers in
-    the main thread only, never while it waits inside CP-SAT): the search is then stopped
-    with ``stop_search`` and CP-SAT's best solution so far is kept. Returns the status and
-    whether the search was interrupted."""
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        return solver.solve(model), False
-    solver.parameters.catch_sigint_signal = False  # Python's handler, not CP-SAT's own
-    box: dict[str, Any] = {}
-    done = threading.Event()  # (an interrupted Thread.join can wrongly report the end)
-
-    def run() -> None:
-        try:
-            box["status"] = solver.solve(model)
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
-            box["error"] = exc
-        finally:
-            done.set()
-
-    worker = threading.Thread(target=run, name="cpsat-solve", daemon=True)
-    worker.start()
-    interrupted = False
-    while not done.is_set():
-        try:
-            done.wait(0.1)
-        except KeyboardInterrupt:
-            interrupted = True
-            solver.stop_search()
-    while True:
-        try:
-            worker.join()
-            break
-        except KeyboardInterrupt:
-            interrupted = True
-    if "error" in box:
-        raise box["error"]
-    return box["status"], interrupted
-
-
 def solve_cpsat(
     deal: Deal,
     objective: str = "none",
@@ -728,7 +687,7 @@ def solve_cpsat(
         solver.parameters.cp_model_probing_level = 0
     for key, value in (params or {}).items():
         setattr(solver.parameters, key, value)
-    status, interrupted = _solve_interruptibly(solver, cm.model)
+    status, interrupted = solve_interruptibly(solver, cm.model)
     seconds = time.perf_counter() - start
     stats = {
         "nodes": solver.num_branches, "seconds": round(seconds, 3), "table_entries": 0,

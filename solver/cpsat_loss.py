@@ -1,391 +1,728 @@
-"""The CP-SAT loss model: a relaxation of the solo game whose infeasibility proves a loss
-(issue 11).
+"""The CP-SAT loss model: a relaxation of the game from any fully known position, 1–5
+players, whose infeasibility proves that no win exists.
 
-The exact CP-SAT model (:mod:`solver.cpsat`) decided none of the ``hand_size=2`` ladder's
-3- and 4-row deals in 60 s without a hint. This model drops what makes the exact one heavy
-(which card pays which cost, the moves of the Campfires' cards as cards, the Bridges'
-replacements as slot contents) but keeps what loses these games: the hand. Every winning
-play of the real game (R1–R13) gives a solution of the model, so **INFEASIBLE is a proof that
-the deal is lost**. A solution is only a candidate: it is decoded into moves and replayed by
-:mod:`model`; when the replay wins, it is a win (a plan the engine accepted), else the model
-proved nothing.
+Every winning continuation of the real game (R1–R13) gives a solution of the model, so
+**INFEASIBLE is a proof that the position is lost** (with a budget ``B`` on the waste still
+to spend: that no win spends ``≤ B``). A solution is only a candidate: :meth:`LossModel.decode`
+turns it into moves that :mod:`model` replays; when the replay wins it is a win, else the
+model proved nothing. The model exists for what the exhaustive search cannot do quickly:
+reason about **the order in which the cards arrive** (a hand of ``H``, the decks read in
+order) together with the step costs, over all the slots still to fill at once.
 
-Formulation (solo: one deck, read in order; ``H`` the hand size). Time is the *consumption*
-``u``: the number of cards that have left the hand before a move (R11: a move takes the card
-played and its cost, or two discards, out of the hand; the hand draws back to ``H``, so the
-cards drawn are the deck's first ``H + u``).
+Data (:class:`LossData`): per player ``q`` a sequence of its cards, the hand first and then
+the deck in order; card ``i`` of ``q`` is in the hand once ``q`` has taken ``i + 1 − H``
+cards out of it (R11: a hand draws back to ``H`` after every move). Time is the *move
+index* ``τ`` (0 for the player to move now; move ``τ`` is made by player
+``(to_move + τ) mod P``, R11) and, for the mover, the *consumption* ``u``: the cards it has
+taken out of its hand before that move.
 
-* **Events.** Every slot of rows 1..R and the peak has one event, its first fill: an Ascent
-  card, a Bridge (R7), a Campfire's moved card (R9: the event's card is the Campfire), or the
-  Summit (R10). A slot first filled by a Bridge has a second, optional event: its replacement
-  by an Ascent card (R8). Event ``e`` starts at consumption ``u_e`` and takes ``1 + cost_e``
-  cards, so the events' intervals ``[u_e, u_e + 1 + cost_e)`` do not overlap; the gaps between
-  them are discard turns, two cards each (parity).
-* **Cards.** ``x[i, s]``: deck card ``i`` is the first fill of slot ``s`` (R4 heights, Bridges
-  not at a row's ends, Campfires above row 1, the Summit only on the peak); replacement events
-  take an Ascent card of the row's height. A card plays at most once, and only once drawn:
-  ``i < H + u``.
-* **Order.** R3: along a row and above the two supporting slots; the peak last, after every
-  replacement (R10).
-* **Content and cost.** A slot's content is its Ascent card or the card a Campfire moved into it
-  (an Ascent card of the Campfire's colour from a lower row, placed earlier, high enough: R9).
-  Adjacent contents differ in colour (R5). The cost is exactly ``|v − reference|`` (R6) when the
-  reference is known: the left content, or, when a Campfire replaced it before, the content
-  beyond it (look-through); 0 at a row's start and next to a standing Bridge
-  (``bridge_neighbour=zero``); a replacement pays the left difference and, under
-  ``bridge_replace_cost=max``, the right one if that slot is filled (R8). Where the reference
-  is not known (a Bridge's replacement card, a card moved out of a replaced Bridge's slot) the
-  cost is free in ``0..H−1``.
-* **The hand.** The cards a plan plays later are *held*. At each event: the card played, its
-  cost and the held cards fit in the hand: ``1 + cost + held ≤ H``; at the last discard turn
-  before an event (gaps are made of discard turns): ``2 + held ≤ H``. This is what loses the
-  small-hand games: a Summit drawn early is held to the end.
+* **Events.** Every empty slot (the peak included) has one event, its first fill: an Ascent
+  card, a Bridge (R7), a Campfire (R9: the slot receives the card the Campfire moved; the
+  Campfire takes that card's slot) or the Summit (R10). Every Bridge standing on the
+  mountain has a replacement event (R8), and every empty inner slot an optional one (present
+  iff a Bridge first fills it). An event at move ``τ`` is made by the owner of its card and
+  takes ``1 + cost`` cards out of that player's hand; every other move is a discard turn
+  (two cards). So the mover's consumption before an event is
+  ``u = 2·k + Σ (cost − 1)`` over its own earlier events, ``k`` its own moves before it.
 
-Relaxed (so that the model stays a relaxation): what a Bridge's replacement card and a moved
-card look like where they are not modelled, R12 (a player with fewer than two cards), and the
-hand between events. Solo only; positions (mid-game) are not modelled.
+The rules enter in groups, each under one *assumption literal* (an enforcement literal that
+the solve assumes true), so that an infeasible model names the groups its proof used
+(CP-SAT's sufficient assumptions for infeasibility; :data:`GROUPS`):
+
+* ``order`` (R3, R8, R9, R10): left to right along a row, above the two supporting slots, a
+  replacement after its Bridge, a Campfire after its card is there, the Summit last;
+* ``turns`` (R11): the players move in turn, one move at a time;
+* ``heights`` (R4): a card of value ``v`` fills rows ``≤ v`` (a moved card too);
+* ``colours`` (R5): at a win every two neighbours in a row differ in colour (a Campfire has
+  the colour of the card it took the place of, a Bridge is replaced by then);
+* ``costs`` (R6, R8, R9): an event's cost is ``|v − reference|`` where the reference is
+  known; where a Campfire may look through the neighbour, or a Bridge stands to the left, it
+  is relaxed (any cost from 0 to ``H − 1``);
+* ``hand`` (R11): at each event the cards still to be played that the mover holds, plus its
+  cost, fit in the hand (and at the discard turn just before it, two more);
+* ``cards`` (R11, R12, R13): each player's cards out, until the Summit's move, do not exceed
+  the player's own cards; with a budget, all cards out do not exceed the slots still to fill
+  plus the budget.
+
+Relaxed (so that the model stays a relaxation): the costs named above, R12 for a player down
+to one card, which cards pay a cost or are discarded (any that are not played later), and
+that a Campfire's card must be able to leave (only its destination is modelled). The
+optional Goats module is not modelled (``ValueError``).
 """
 
 from __future__ import annotations
 
+import itertools
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from ortools.sat.python import cp_model
 
+from model.cards import Card
 from model.deal import Deal
+from model.errors import IllegalMoveError
 from model.game import Game
 from model.moves import CAMPFIRE, DISCARD, PLACE, Move
+from solver.cpsat_run import solve_interruptibly
 
 INFEASIBLE, CANDIDATE, UNKNOWN_STATUS = "infeasible", "candidate", "unknown"
 
+#: The rule groups, each under one assumption literal (see the module docstring), with the
+#: words a reason uses for them.
+GROUPS: dict[str, str] = {
+    "order": "the order of play (R3: left to right, on two supporting cards; the Summit last)",
+    "turns": "the turn order (R11)",
+    "heights": "the heights (R4)",
+    "colours": "the colours (R5)",
+    "costs": "the step costs (R6, R8)",
+    "hand": "the hand size (R11: the cards still to play must be held)",
+    "cards": "the cards each player has left (R12, R13)",
+}
 
-class LossModel:
-    """The loss model of a solo ``deal`` (see the module docstring). Build with
-    :func:`build_loss_model`; :meth:`decode` turns a solution into moves."""
 
-    def __init__(self, deal: Deal) -> None:
-        if deal.players != 1:
-            raise ValueError("the loss model is solo only")
-        self.deal = deal
-        rules = deal.rules
-        self.R = R = rules.rows
-        self.H = H = rules.hand_size
-        self.deck = deck = list(deal.decks[0])
-        self.N = N = len(deck)
-        letters = rules.colour_letters
+@dataclass(frozen=True)
+class SeqCard:
+    """Card ``card`` of player ``owner`` (0-based) at index ``index`` of its sequence (the
+    hand first, then the deck in order)."""
+
+    owner: int
+    index: int
+    card: Card
+
+
+@dataclass
+class LossData:
+    """The plain data of a fully known position for the loss model: ``P`` players, hand size
+    ``H``, ``to_move`` (0-based), ``cards`` (every card still in a hand or deck),
+    ``n_cards[q]`` (cards of player ``q``), ``slots`` (``(row, slot)`` 0-based, the peak as
+    ``(R, 0)``), ``fixed`` (slot → the card on it), ``empty`` (the slots still to fill),
+    ``hand_sizes`` and the rule set's options read by the model."""
+
+    game: Game
+    P: int
+    H: int
+    R: int
+    to_move: int
+    cards: list[SeqCard]
+    n_cards: list[int]
+    rowlen: list[int]
+    slots: list[tuple[int, int]]
+    fixed: dict[tuple[int, int], Card]
+    empty: list[tuple[int, int]]
+    colours: str
+    values: int
+    look_through: bool
+    bridge_max: bool
+    campfire_paid: bool
+
+    @classmethod
+    def of(cls, start: Deal | Game) -> "LossData":
+        """The data of ``start`` (a deal's first move, or any fully known position). Raises
+        ``ValueError`` for a won position or the Goats module."""
+        game = Game(start) if isinstance(start, Deal) else start
+        rules = game.rules
+        if rules.goats == "on":
+            raise ValueError("the loss model does not model the Goats module")
+        if game.is_won():
+            raise ValueError("the position is already won")
+        R = rules.rows
         rowlen = [rules.row_length(r + 1) for r in range(R)]
         slots = [(r, k) for r in range(R) for k in range(rowlen[r])] + [(R, 0)]
-        self.slots = slots
-        S = len(slots)
-        peak = S - 1
-        sid = {s: j for j, s in enumerate(slots)}
-        m = self.model = cp_model.CpModel()
-        U = N
-        # first fills: x[i, j]
-        x: dict[tuple[int, int], Any] = {}
-        for i, c in enumerate(deck):
-            for j, (r, k) in enumerate(slots):
+        fixed = {}
+        for r in range(R + 1):
+            for k, c in enumerate(game.mountain[r]):
+                fixed[r, k] = c
+        empty = [s for s in slots if s not in fixed]
+        cards = []
+        n_cards = []
+        for q in range(game.players):
+            seq = list(game.hands[q]) + list(game.decks[q])
+            cards.extend(SeqCard(q, i, c) for i, c in enumerate(seq))
+            n_cards.append(len(seq))
+        return cls(game, game.players, rules.hand_size, R, game.to_move, cards, n_cards,
+                   rowlen, slots, fixed, empty, rules.colour_letters, rules.values,
+                   rules.bridge_neighbour == "look-through",
+                   rules.bridge_replace_cost == "max", rules.campfire_move_cost == "paid")
+
+    def offset(self, q: int) -> int:
+        """The move index of player ``q``'s first move (R11: turns go round)."""
+        return (q - self.to_move) % self.P
+
+
+@dataclass
+class Event:
+    """One event of the model: the first fill of ``slot`` (``kind="fill"``) or the
+    replacement of the Bridge on ``slot`` (``kind="replace"``). ``present`` is ``None`` for
+    an event every win has, else its literal; ``choice`` maps a card index (into
+    ``LossData.cards``) to the literal that the card makes this event."""
+
+    kind: str
+    slot: tuple[int, int]
+    present: Any
+    choice: dict[int, Any] = field(default_factory=dict)
+    tau: Any = None
+    k: Any = None
+    u: Any = None
+    cost: Any = None
+    end: Any = None
+    player: dict[int, Any] = field(default_factory=dict)
+
+
+class LossModel:
+    """The loss model of a position (see the module docstring). ``budget``: the most waste
+    still to spend that a win may have (``None``: no budget beyond the cards left).
+    ``groups``: the rule groups to add (default all of :data:`GROUPS`); a group left out is
+    relaxed away. Build, then :func:`solve_loss_model`; :meth:`decode` turns a solution
+    into moves."""
+
+    def __init__(self, start: Deal | Game, budget: int | None = None,
+                 groups: tuple[str, ...] | None = None) -> None:
+        self.data = d = LossData.of(start)
+        self.model = m = cp_model.CpModel()
+        self.budget = budget
+        self.groups = tuple(GROUPS) if groups is None else tuple(groups)
+        unknown = set(self.groups) - set(GROUPS)
+        if unknown:
+            raise ValueError(f"unknown rule group {sorted(unknown)[0]!r}; valid: {', '.join(GROUPS)}")
+        #: assumption literal of each rule group
+        self.lit = {g: m.NewBoolVar(f"group_{g}") for g in self.groups}
+        self.T = sum(d.n_cards)  # every move takes a card out of a hand for good
+        self._cb_cache: dict[tuple, Any] = {}
+        self._variables()
+        self._idx = {id(e): n for n, e in enumerate(self.events)}
+        for g in self.groups:
+            getattr(self, "_rule_" + g)(self.lit[g])
+        m.AddAssumptions(list(self.lit.values()))
+
+    # ---- variables and the definitions every group reads ---------------------------------
+
+    def _on(self, group: str) -> list[Any]:
+        """The enforcement literals of ``group`` (empty when it is not modelled: then the
+        constraints that read it are not added)."""
+        return [self.lit[group]] if group in self.lit else []
+
+    def _variables(self) -> None:
+        d, m = self.data, self.model
+        R = d.R
+        self.events: list[Event] = []
+        self.fill: dict[tuple[int, int], Event] = {}
+        self.rep: dict[tuple[int, int], Event] = {}
+        cards = d.cards
+        # first fills: which card fills each empty slot
+        for s in d.empty:
+            r, k = s
+            e = Event("fill", s, None)
+            for ci, sc in enumerate(cards):
+                c = sc.card
                 if r == R:
                     ok = c.is_summit
                 elif c.is_ascent:
-                    ok = c.value >= r + 1
+                    ok = True  # heights (R4) is a group of its own
                 elif c.is_campfire:
                     ok = r >= 1
                 elif c.is_bridge:
-                    ok = 0 < k < rowlen[r] - 1
+                    ok = 0 < k < d.rowlen[r] - 1
                 else:
                     ok = False
                 if ok:
-                    x[i, j] = m.NewBoolVar(f"x{i}_{j}")
-        self.x = x
-        for j in range(S):
-            m.AddExactlyOne([v for (i, jj), v in x.items() if jj == j])
-        u = {j: m.NewIntVar(0, U, f"u{j}") for j in range(S)}
-        self.u = u
-        for (i, j), v in x.items():
-            m.Add(u[j] >= i - H + 1).OnlyEnforceIf(v)
-        for (r, k), j in sid.items():
-            if r == R:
-                for j2 in range(S - 1):
-                    m.Add(u[j] > u[j2])
+                    e.choice[ci] = m.NewBoolVar(f"fill_c{ci}_r{r}_s{k}")
+            m.AddExactlyOne(e.choice.values())
+            self.fill[s] = e
+            self.events.append(e)
+        # replacements: the Bridges standing and any that an inner empty slot may get
+        for s in d.slots:
+            r, k = s
+            standing = d.fixed.get(s) is not None and d.fixed[s].is_bridge
+            may = s in self.fill and any(cards[ci].card.is_bridge for ci in self.fill[s].choice)
+            if not (standing or may):
                 continue
-            if k > 0:
-                m.Add(u[j] > u[sid[r, k - 1]])
-            if r > 0:
-                m.Add(u[j] > u[sid[r - 1, k]])
-                m.Add(u[j] > u[sid[r - 1, k + 1]])
-        # redundant: every slot that must be filled before j (R3, transitively) takes at least
-        # one card before u_j
-        preds: dict[int, set[int]] = {}
-        for j, (r, k) in enumerate(slots):
-            if r == R:
-                preds[j] = set(range(S - 1))
-                continue
-            ps: set[int] = set()
-            if k > 0:
-                ps |= {sid[r, k - 1]} | preds[sid[r, k - 1]]
-            if r > 0:
-                for kk in (k, k + 1):
-                    ps |= {sid[r - 1, kk]} | preds[sid[r - 1, kk]]
-            preds[j] = ps
-        for j in range(S):
-            m.Add(u[j] >= len(preds[j]))
-        # slot kinds; fval/fcol: the Ascent content a slot gets (its card, the card a
-        # Campfire moved into it, or a Bridge's replacement), before any Campfire replaces it
-        asc, camp, brg, fval, fcol = {}, {}, {}, {}, {}
-        for j, (r, k) in enumerate(slots):
-            if r == R:
-                continue
-            items = [(i, v) for (i, jj), v in x.items() if jj == j]
-            asc[j] = self._sum_bool([v for i, v in items if deck[i].is_ascent])
-            camp[j] = self._sum_bool([v for i, v in items if deck[i].is_campfire])
-            brg[j] = self._sum_bool([v for i, v in items if deck[i].is_bridge])
-            fval[j] = m.NewIntVar(0, rules.values, f"v{j}")
-            fcol[j] = m.NewIntVar(0, len(letters), f"c{j}")
-            for i, v in items:
-                if deck[i].is_ascent:
-                    m.Add(fval[j] == deck[i].value).OnlyEnforceIf(v)
-                    m.Add(fcol[j] == letters.index(deck[i].colour) + 1).OnlyEnforceIf(v)
-        # Bridge replacements (R8): card, time, cost
-        xr: dict[int, list[Any]] = {i: [] for i in range(N)}
-        rep: dict[int, dict[str, Any]] = {}
-        for j, (r, k) in enumerate(slots):
-            if r == R or not any(deck[i].is_bridge for (i, jj) in x if jj == j):
-                continue
-            isb = brg[j]
-            cands = [(i, m.NewBoolVar(f"rep{i}_{j}")) for i, c in enumerate(deck)
-                     if c.is_ascent and c.value >= r + 1]
-            m.Add(sum(v for _, v in cands) == isb)
-            ur = m.NewIntVar(0, U, f"ur{j}")
-            for i, v in cands:
-                xr[i].append(v)
-                m.Add(ur >= i - H + 1).OnlyEnforceIf(v)
-                m.Add(fval[j] == deck[i].value).OnlyEnforceIf(v)
-                m.Add(fcol[j] == letters.index(deck[i].colour) + 1).OnlyEnforceIf(v)
-            m.Add(ur > u[j]).OnlyEnforceIf(isb)
-            m.Add(u[peak] > ur).OnlyEnforceIf(isb)
-            rep[j] = {"u": ur, "cost": m.NewIntVar(0, H - 1, f"cr{j}"), "present": isb,
-                      "slot": None, "rep": j, "cands": cands}
-        # Campfire sources (R9): src[j0, j] - the card moved into j came from slot j0: an
-        # Ascent content of the Campfire's colour, high enough for j's row, there before
-        src: dict[tuple[int, int], list[Any]] = {}
-        for j, (r, k) in enumerate(slots):
-            if r == R or r == 0:
-                continue
-            for (i, jj), v in x.items():
-                if jj != j or not deck[i].is_campfire:
-                    continue
-                cc = letters.index(deck[i].colour) + 1
-                cands = []
-                for j0, (r0, k0) in enumerate(slots):
-                    if r0 >= r:
-                        continue
-                    q = m.NewBoolVar(f"src{j0}_{j}_{i}")
-                    m.AddImplication(q, v)
-                    m.Add(u[j0] < u[j]).OnlyEnforceIf(q)
-                    m.Add(fcol[j0] == cc).OnlyEnforceIf(q)
-                    m.Add(fval[j0] >= r + 1).OnlyEnforceIf(q)
-                    m.Add(fval[j] == fval[j0]).OnlyEnforceIf(q)
-                    m.Add(fcol[j] == fcol[j0]).OnlyEnforceIf(q)
-                    if j0 in rep:  # a Bridge's slot: its replacement came first
-                        m.Add(rep[j0]["u"] < u[j]).OnlyEnforceIf([q, brg[j0]])
-                    src.setdefault((j0, j), []).append(q)
-                    cands.append(q)
-                m.Add(sum(cands) == v)
-        for j0 in asc:
-            m.AddAtMostOne([q for (a, _), lst in src.items() if a == j0 for q in lst])
-        self.src = src
-        known = {j: self._or([asc[j], camp[j]]) for j in asc}  # not a Bridge's slot
-
-        def camp_on_before(j0: int, t: Any) -> Any:
-            """A bool: the content of slot j0 was replaced by a Campfire before time t."""
-            ws = []
-            for (a, jc), lst in src.items():
-                if a != j0:
-                    continue
-                for q in lst:
-                    w = m.NewBoolVar("")
-                    m.AddImplication(w, q)
-                    m.Add(u[jc] < t).OnlyEnforceIf(w)
-                    nw = m.NewBoolVar("")  # not w: q false, or not before t
-                    m.AddBoolOr([w, nw])
-                    m.AddImplication(w, nw.Not())
-                    m.Add(u[jc] >= t).OnlyEnforceIf([nw, q])
-                    ws.append(w)
-            return self._or(ws)
-
-        def absdiff(a: Any, b: Any) -> Any:
-            d = m.NewIntVar(-rules.values, rules.values, "")
-            m.Add(d == a - b)
-            ad = m.NewIntVar(0, rules.values, "")
-            m.AddAbsEquality(ad, d)
-            return ad
-
-        free_move = rules.campfire_move_cost == "free"
-        look_through = rules.bridge_neighbour == "look-through"
-        cost = {}
-        for j, (r, k) in enumerate(slots):
-            cost[j] = m.NewIntVar(0, H - 1, f"cost{j}")
-            if r == R or k == 0:
-                m.Add(cost[j] == 0)
-                continue
-            m.Add(cost[j] == 0).OnlyEnforceIf(brg[j])  # R7: a Bridge costs nothing
-            if free_move:
-                m.Add(cost[j] == 0).OnlyEnforceIf(camp[j])
-            mine = [] if not free_move else [camp[j].Not()]
-            jl = sid[r, k - 1]
-            both = self._and([known[j], known[jl]])
-            m.Add(fcol[j] != fcol[jl]).OnlyEnforceIf(both)  # R5
-            o = camp_on_before(jl, u[j])
-            m.Add(cost[j] == absdiff(fval[j], fval[jl])).OnlyEnforceIf([both, o.Not()] + mine)
-            if k - 2 < 0:
-                m.Add(cost[j] == 0).OnlyEnforceIf([o, known[j]] + mine)
+            if standing:
+                present = None
             else:
-                jl2 = sid[r, k - 2]
-                o2 = camp_on_before(jl2, u[j])
-                m.Add(cost[j] == absdiff(fval[j], fval[jl2])).OnlyEnforceIf(
-                    [o, known[j], known[jl2], o2.Not()] + mine)
-        events = [{"u": u[j], "cost": cost[j], "present": None, "slot": j} for j in range(S)]
-        for j, e in rep.items():
-            r, k = slots[j]
-            isb, ur, cr = e["present"], e["u"], e["cost"]
-            jl, jr = sid[r, k - 1], sid[r, k + 1]
-            ol = camp_on_before(jl, ur)
-            m.Add(fcol[j] != fcol[jl]).OnlyEnforceIf([isb, known[jl]])  # R5, both sides
-            m.Add(fcol[j] != fcol[jr]).OnlyEnforceIf([isb, known[jr]])
-            left = [isb, known[jl], ol.Not()]
-            rb = m.NewBoolVar("")  # the right slot is filled before the replacement
-            m.Add(u[jr] < ur).OnlyEnforceIf(rb)
-            m.Add(u[jr] >= ur).OnlyEnforceIf(rb.Not())
-            if rules.bridge_replace_cost == "max":
-                orr = camp_on_before(jr, ur)
-                right = [isb, known[jr], rb, orr.Not()]
-                # max(left, right) when both are known; at least each one
-                dl, dr = absdiff(fval[j], fval[jl]), absdiff(fval[j], fval[jr])
-                m.Add(cr >= dl).OnlyEnforceIf(left)
-                m.Add(cr >= dr).OnlyEnforceIf(right)
-                mx = m.NewIntVar(0, rules.values, "")
-                m.AddMaxEquality(mx, [dl, dr])
-                m.Add(cr == mx).OnlyEnforceIf(left + [known[jr], rb, orr.Not()])
-                m.Add(cr == dl).OnlyEnforceIf(left + [rb.Not()])
-            else:
-                m.Add(cr == absdiff(fval[j], fval[jl])).OnlyEnforceIf(left)
-            # the right neighbour's own cost: 0 next to the standing Bridge (zero), else the
-            # difference with the replacement
-            rmine = [] if not free_move else [camp[jr].Not()]
-            if not look_through:
-                m.Add(cost[jr] == 0).OnlyEnforceIf([isb, rb] + rmine)
-            ob = camp_on_before(j, u[jr])  # the replacement card itself replaced: look-through
-            m.Add(cost[jr] == absdiff(fval[jr], fval[j])).OnlyEnforceIf(
-                [isb, known[jr], rb.Not(), ob.Not()] + rmine)
-            events.append(e)
-        for i in range(N):
-            m.AddAtMostOne([v for (ii, j), v in x.items() if ii == i] + xr[i])
-        # symmetry: of two copies of an Ascent card that are both played, the one nearer the
-        # top plays first (swapping them keeps every draw, cost, colour and hand count)
-        tcard: dict[int, Any] = {}
-        for i, c in enumerate(deck):
-            if not c.is_ascent:
+                present = m.NewBoolVar(f"bridge_r{r}_s{k}")
+                m.Add(present == sum(v for ci, v in self.fill[s].choice.items()
+                                     if cards[ci].card.is_bridge))
+            e = Event("replace", s, present)
+            for ci, sc in enumerate(cards):
+                if sc.card.is_ascent:
+                    e.choice[ci] = m.NewBoolVar(f"rep_c{ci}_r{r}_s{k}")
+            m.Add(sum(e.choice.values()) == (1 if present is None else present))
+            self.rep[s] = e
+            self.events.append(e)
+        # a card is played at most once; played[ci]: it is played
+        uses: dict[int, list[Any]] = {ci: [] for ci in range(len(cards))}
+        for e in self.events:
+            for ci, v in e.choice.items():
+                uses[ci].append(v)
+        self.played = {}
+        for ci, vs in uses.items():
+            m.AddAtMostOne(vs)
+            p = m.NewBoolVar(f"played_c{ci}")
+            m.Add(p == sum(vs))
+            self.played[ci] = p
+        # contents: the value and colour that each empty slot holds (its Ascent card, the
+        # card a Campfire moved into it), and each Bridge slot's replacement
+        self.val: dict[tuple[int, int], Any] = {}
+        self.col: dict[tuple[int, int], Any] = {}
+        self.is_bridge: dict[tuple[int, int], Any] = {}
+        self.is_camp: dict[tuple[int, int], Any] = {}
+        ncol = len(d.colours)
+        for s, e in self.fill.items():
+            if s[0] == R:
                 continue
-            t = m.NewIntVar(0, U, f"t{i}")
-            for (ii, j), v in x.items():
-                if ii == i:
-                    m.Add(t == u[j]).OnlyEnforceIf(v)
-            for j, e in rep.items():
-                for ii, v in e["cands"]:
-                    if ii == i:
-                        m.Add(t == e["u"]).OnlyEnforceIf(v)
-            tcard[i] = t
-        copies: dict[Any, list[int]] = {}  # deck indices of each Ascent card's copies
-        for i, c in enumerate(deck):
-            if c.is_ascent:
-                copies.setdefault((c.value, c.colour), []).append(i)
-        copy_pairs = [(a, b) for idx in copies.values() for a, b in zip(idx, idx[1:])]
-        self.events = events
-        ivs = []
-        for e in events:
-            e["end"] = end = m.NewIntVar(0, U + H, "")
-            m.Add(end == e["u"] + 1 + e["cost"])
-            if e["present"] is None:
-                m.Add(end <= N)
-                ivs.append(m.NewIntervalVar(e["u"], e["cost"] + 1, end, ""))
-            else:
-                m.Add(end <= N).OnlyEnforceIf(e["present"])
-                ivs.append(m.NewOptionalIntervalVar(e["u"], e["cost"] + 1, end, e["present"], ""))
-        m.AddNoOverlap(ivs)
-        # the cards a plan plays
-        F = {}
-        for i in range(N):
-            F[i] = self._sum_bool([v for (ii, j), v in x.items() if ii == i] + xr[i])
-        for a, b in copy_pairs:
-            m.Add(tcard[a] < tcard[b]).OnlyEnforceIf([F[a], F[b]])
-        # before[a, b]: event a is present and starts before event b
-        before: dict[tuple[int, int], Any] = {}
-        for a, ea in enumerate(events):
-            for b, eb in enumerate(events):
-                if a == b:
-                    continue
-                q = m.NewBoolVar("")
-                if ea["present"] is None:
-                    m.Add(ea["u"] < eb["u"]).OnlyEnforceIf(q)
-                    m.Add(ea["u"] >= eb["u"]).OnlyEnforceIf(q.Not())
+            self.val[s] = m.NewIntVar(0, d.values, f"val_r{s[0]}_s{s[1]}")
+            self.col[s] = m.NewIntVar(0, ncol, f"col_r{s[0]}_s{s[1]}")
+            b, c = [], []
+            for ci, v in e.choice.items():
+                card = cards[ci].card
+                if card.is_ascent:
+                    m.Add(self.val[s] == card.value).OnlyEnforceIf(v)
+                    m.Add(self.col[s] == d.colours.index(card.colour) + 1).OnlyEnforceIf(v)
+                elif card.is_bridge:
+                    b.append(v)
+                    m.Add(self.val[s] == 0).OnlyEnforceIf(v)
+                    m.Add(self.col[s] == 0).OnlyEnforceIf(v)
                 else:
-                    m.AddImplication(q, ea["present"])
-                    m.Add(ea["u"] < eb["u"]).OnlyEnforceIf(q)
-                    m.Add(ea["u"] >= eb["u"]).OnlyEnforceIf([q.Not(), ea["present"]])
-                before[a, b] = q
-
-        def held_at(w: Any, used: Any) -> Any:
-            ds = []
-            for i in range(N):
-                if i < H:
-                    ds.append(F[i])
-                    continue
-                d = m.NewBoolVar("")
-                m.Add(w >= i - H + 1).OnlyEnforceIf(d)
-                m.Add(w <= i - H).OnlyEnforceIf(d.Not())
-                ds.append(self._and([d, F[i]]))
-            return sum(ds) - used
-
-        for b, eb in enumerate(events):
-            pres = [] if eb["present"] is None else [eb["present"]]
-            earlier = sum(before[a, b] for a in range(len(events)) if a != b)
-            # parity: before the event, (1 + cost) per earlier event and 2 per discard turn
+                    c.append(v)
+            self.is_bridge[s] = self._sum_bool(b)
+            self.is_camp[s] = self._sum_bool(c)
+        self.rval: dict[tuple[int, int], Any] = {}
+        self.rcol: dict[tuple[int, int], Any] = {}
+        for s, e in self.rep.items():
+            self.rval[s] = m.NewIntVar(0, d.values, f"rval_r{s[0]}_s{s[1]}")
+            self.rcol[s] = m.NewIntVar(0, ncol, f"rcol_r{s[0]}_s{s[1]}")
+            for ci, v in e.choice.items():
+                card = cards[ci].card
+                m.Add(self.rval[s] == card.value).OnlyEnforceIf(v)
+                m.Add(self.rcol[s] == d.colours.index(card.colour) + 1).OnlyEnforceIf(v)
+        self._campfire_sources()
+        # time: move index, the mover's own move count, its consumption, the cost
+        H, P = d.H, d.P
+        for n, e in enumerate(self.events):
+            tag = f"{e.kind}_r{e.slot[0]}_s{e.slot[1]}"
+            e.tau = m.NewIntVar(0, self.T, f"tau_{tag}")
+            e.k = m.NewIntVar(0, self.T, f"k_{tag}")
+            e.u = m.NewIntVar(0, self.T + H, f"u_{tag}")
+            e.cost = m.NewIntVar(0, H - 1, f"cost_{tag}")
+            e.end = m.NewIntVar(1, self.T + 2 * H, f"end_{tag}")
+            m.Add(e.end == e.u + e.cost + 1)
+            for q in range(P):
+                mine = [v for ci, v in e.choice.items() if cards[ci].owner == q]
+                e.player[q] = self._sum_bool(mine) if P > 1 else (
+                    e.present if e.present is not None else None)
+            if e.present is not None:  # an absent event is parked: no time, no cost
+                m.Add(e.cost == 0).OnlyEnforceIf(e.present.Not())
+        self.peak = self.fill[(R, 0)]
+        # before[a, b]: events a and b both happen and a comes first
+        E = len(self.events)
+        self.before: dict[tuple[int, int], Any] = {}
+        for a, b in itertools.permutations(range(E), 2):
+            ea, eb = self.events[a], self.events[b]
+            q = m.NewBoolVar(f"before_{a}_{b}")
+            both = [x for x in (ea.present, eb.present) if x is not None]
+            for x in both:
+                m.AddImplication(q, x)
+            m.Add(ea.tau < eb.tau).OnlyEnforceIf(q)
+            m.Add(ea.tau > eb.tau).OnlyEnforceIf([q.Not()] + both)
+            self.before[a, b] = q
+        # same[a, b]: a and b are made by the same player
+        self.same: dict[tuple[int, int], Any] = {}
+        for a, b in itertools.combinations(range(E), 2):
+            ea, eb = self.events[a], self.events[b]
+            if P == 1:
+                both = [x for x in (ea.present, eb.present) if x is not None]
+                s = self._and(both) if both else None
+            else:
+                s = self._or([self._and([ea.player[q], eb.player[q]]) for q in range(P)])
+            self.same[a, b] = self.same[b, a] = s
+        # consumption: u = 2·k + Σ (cost − 1) over the mover's earlier events
+        self.earlier: dict[int, Any] = {}
+        for b, eb in enumerate(self.events):
             terms = []
-            for a, ea in enumerate(events):
+            n_before = []
+            for a, ea in enumerate(self.events):
                 if a == b:
                     continue
-                w = m.NewIntVar(0, H, "")
-                m.AddMultiplicationEquality(w, [before[a, b], ea["cost"] + 1])
-                terms.append(w)
-            kk = m.NewIntVar(0, U, "")
-            m.Add(eb["u"] - sum(terms) == 2 * kk).OnlyEnforceIf(pres)
-            # the move: card, cost and held cards in the hand
-            hu = held_at(eb["u"], earlier + 1)
-            m.Add(1 + eb["cost"] + hu <= H).OnlyEnforceIf(pres)
-            m.Add(1 + eb["cost"] + hu <= N - eb["u"]).OnlyEnforceIf(pres)  # the deck's end
-            # the last discard turn before it, when a gap precedes it
-            adj = []
-            for a, ea in enumerate(events):
+                w = self._and_opt([self.before[a, b], self.same[a, b]])
+                z = m.NewIntVar(-1, H - 2, "")
+                m.Add(z == ea.cost - 1).OnlyEnforceIf(w)
+                m.Add(z == 0).OnlyEnforceIf(w.Not())
+                terms.append(z)
+                n_before.append(w)
+            pres = [] if eb.present is None else [eb.present]
+            m.Add(eb.u == 2 * eb.k + sum(terms)).OnlyEnforceIf(pres)
+            self.earlier[b] = n_before
+            if P == 1:
+                m.Add(eb.k == eb.tau)
+        # a card is played by an event whose mover holds it: it has arrived by then (R11)
+        for b, eb in enumerate(self.events):
+            for ci, v in eb.choice.items():
+                need = cards[ci].index + 1 - H
+                if need > 0:
+                    m.Add(eb.u >= need).OnlyEnforceIf(v)
+
+    def _campfire_sources(self) -> None:
+        """``src[(j0, j)]``: the card moved into slot ``j`` by a Campfire came from slot
+        ``j0`` (lower row; an Ascent content of the Campfire's colour, R9). Fixed Ascent
+        cards and empty slots of lower rows may be sources; a slot is a source at most
+        once (a Campfire stays for good)."""
+        d, m = self.data, self.model
+        self.src: dict[tuple[tuple[int, int], tuple[int, int], int], Any] = {}
+        by_source: dict[tuple[int, int], list[Any]] = {}
+        for j, e in self.fill.items():
+            r, _ = j
+            camps = [(ci, v) for ci, v in e.choice.items() if d.cards[ci].card.is_campfire]
+            for ci, v in camps:
+                colour = d.cards[ci].card.colour
+                opts = []
+                for j0 in d.slots:
+                    if j0[0] >= r or j0[0] >= d.R:
+                        continue
+                    f = d.fixed.get(j0)
+                    if f is not None and not (f.is_ascent and f.colour == colour):
+                        if not f.is_bridge:
+                            continue  # a Bridge's slot: its replacement may be a source
+                    if f is not None and f.is_ascent and f.value < r + 1:
+                        continue  # R4: this card cannot go up to row r (a fact of the position)
+                    q = m.NewBoolVar(f"src_c{ci}_from_r{j0[0]}_s{j0[1]}_to_r{r}_s{j[1]}")
+                    m.AddImplication(q, v)
+                    cc = d.colours.index(colour) + 1
+                    if f is not None and f.is_ascent:
+                        m.Add(self.val[j] == f.value).OnlyEnforceIf(q)
+                        m.Add(self.col[j] == cc).OnlyEnforceIf(q)
+                    elif f is not None:  # a standing Bridge: its replacement card moves
+                        m.Add(self.val[j] == self.rval[j0]).OnlyEnforceIf(q)
+                        m.Add(self.rcol[j0] == cc).OnlyEnforceIf(q)
+                        m.Add(self.col[j] == cc).OnlyEnforceIf(q)
+                    else:  # an empty slot: its Ascent content (or a Bridge's replacement)
+                        m.Add(self.col[j0] == cc).OnlyEnforceIf([q, self.is_bridge[j0].Not()])
+                        m.Add(self.val[j] == self.val[j0]).OnlyEnforceIf([q, self.is_bridge[j0].Not()])
+                        m.Add(self.col[j] == cc).OnlyEnforceIf(q)
+                        if j0 in self.rval:
+                            m.Add(self.val[j] == self.rval[j0]).OnlyEnforceIf([q, self.is_bridge[j0]])
+                            m.Add(self.rcol[j0] == cc).OnlyEnforceIf([q, self.is_bridge[j0]])
+                        else:
+                            m.AddImplication(q, self.is_bridge[j0].Not())
+                    self.src[j0, j, ci] = q
+                    opts.append(q)
+                    by_source.setdefault(j0, []).append(q)
+                m.Add(sum(opts) == v)
+        self.campfired: dict[tuple[int, int], Any] = {}
+        for j0, qs in by_source.items():
+            m.AddAtMostOne(qs)
+            self.campfired[j0] = self._sum_bool(qs)
+
+    # ---- the rule groups ------------------------------------------------------------------
+
+    def _rule_order(self, g: Any) -> None:
+        """R3, R8, R9, R10: an event comes after the events of its left and supporting
+        slots; a replacement after its Bridge's fill; a Campfire after its source is filled
+        (and a source Bridge replaced); the Summit after every other event."""
+        d, m = self.data, self.model
+        R = d.R
+
+        def after(later: Event, earlier: Event, extra: list[Any] = ()) -> None:
+            m.Add(later.tau > earlier.tau).OnlyEnforceIf([g, *extra])
+
+        for (r, k), e in self.fill.items():
+            if r == R:
+                for e2 in self.events:
+                    if e2 is not e:
+                        pres = [] if e2.present is None else [e2.present]
+                        m.Add(e.tau > e2.tau).OnlyEnforceIf([g] + pres)
+                continue
+            pre = [(r, k - 1)] if k > 0 else []
+            if r > 0:
+                pre += [(r - 1, k), (r - 1, k + 1)]
+            for s in pre:
+                if s in self.fill:
+                    after(e, self.fill[s])
+        for s, e in self.rep.items():
+            if s in self.fill:
+                after(e, self.fill[s], [e.present])
+        # redundant: an event comes after every event it needs (R3, transitively), each a move
+        need: dict[tuple[int, int], set[tuple[int, int]]] = {}
+        for s in sorted(self.fill, key=lambda x: (x[0], x[1])):
+            r, k = s
+            pre = set()
+            if r == R:
+                pre = {x for x in self.fill if x != s}
+            else:
+                for x in ([(r, k - 1)] if k > 0 else []) + ([(r - 1, k), (r - 1, k + 1)] if r else []):
+                    if x in self.fill:
+                        pre |= {x} | need[x]
+            need[s] = pre
+            m.Add(self.fill[s].tau >= len(pre)).OnlyEnforceIf(g)
+        for (j0, j, _), q in self.src.items():
+            e = self.fill[j]
+            if j0 in self.fill:
+                after(e, self.fill[j0], [q])
+            if j0 in self.rep:
+                extra = [q] if self.rep[j0].present is None else [q, self.rep[j0].present]
+                after(e, self.rep[j0], extra)
+
+    def _rule_turns(self, g: Any) -> None:
+        """R11: one event a move, and the move index of an event made by player ``q`` is
+        ``P·k + offset(q)``, ``k`` the player's own moves before it."""
+        d, m = self.data, self.model
+        ivs = []
+        for e in self.events:
+            if e.present is None:
+                ivs.append(m.NewIntervalVar(e.tau, 1, e.tau + 1, ""))
+            else:
+                ivs.append(m.NewOptionalIntervalVar(e.tau, 1, e.tau + 1, e.present, ""))
+        m.AddNoOverlap(ivs).OnlyEnforceIf(g)
+        for q in range(d.P):  # redundant: a player's moves take its cards out one after another
+            spans = []
+            for e in self.events:
+                mine = [x for x in ((e.player[q] if d.P > 1 else None), e.present) if x is not None]
+                spans.append(m.NewOptionalIntervalVar(e.u, e.cost + 1, e.end,
+                                                      self._and_opt(mine), ""))
+            m.AddNoOverlap(spans).OnlyEnforceIf(g)
+        if d.P > 1:
+            for e in self.events:
+                for q in range(d.P):
+                    m.Add(e.tau == d.P * e.k + d.offset(q)).OnlyEnforceIf([g, e.player[q]])
+
+    def _rule_heights(self, g: Any) -> None:
+        """R4: a card of value ``v`` fills rows 1..v: first fills, moved cards and
+        replacements alike (the contents' values)."""
+        m = self.model
+        for (r, k), v in self.val.items():
+            m.Add(v >= r + 1).OnlyEnforceIf([g, self.is_bridge[r, k].Not()])
+        for (r, k), v in self.rval.items():
+            e = self.rep[r, k]
+            m.Add(v >= r + 1).OnlyEnforceIf([g] + ([] if e.present is None else [e.present]))
+
+    def _rule_colours(self, g: Any) -> None:
+        """R5 at the win: two neighbours in a row differ in colour (a Bridge's slot by its
+        replacement's colour, a Campfire by the colour of the card it replaced)."""
+        d, m = self.data, self.model
+
+        def colour(s: tuple[int, int]) -> tuple[Any, list[Any]]:
+            """The colour of slot ``s`` at the win: a constant or a variable."""
+            f = d.fixed.get(s)
+            if f is not None:
+                if f.is_bridge:
+                    return self.rcol[s], []
+                return d.colours.index(f.colour) + 1, []
+            if s in self.rep:  # a Bridge's replacement, or the first fill's colour
+                return None, [(self.rcol[s], [self.is_bridge[s]]),
+                              (self.col[s], [self.is_bridge[s].Not()])]
+            return self.col[s], []
+
+        for r in range(d.R):
+            for k in range(d.rowlen[r] - 1):
+                a, b = (r, k), (r, k + 1)
+                if a in d.fixed and b in d.fixed and not (d.fixed[a].is_bridge or d.fixed[b].is_bridge):
+                    continue
+                ca, alt_a = colour(a)
+                cb, alt_b = colour(b)
+                pa = alt_a if ca is None else [(ca, [])]
+                pb = alt_b if cb is None else [(cb, [])]
+                for x, ex in pa:
+                    for y, ey in pb:
+                        if isinstance(x, int) and isinstance(y, int):
+                            continue
+                        m.Add(x != y).OnlyEnforceIf([g, *ex, *ey])
+
+    def _walk(self, s: tuple[int, int], step: int) -> tuple[str, tuple[int, int] | None]:
+        """The reference slot of slot ``s`` in direction ``step`` (-1 left, +1 right; R6,
+        R8): the first slot that does not hold a Campfire now. ``("none", None)`` past the
+        row's end; ``("fixed", slot)`` an Ascent card on the mountain; ``("bridge", slot)``
+        a Bridge standing; ``("slot", slot)`` a slot still empty (filled before an event to
+        its right, R3)."""
+        d = self.data
+        r, k = s
+        j = k + step
+        while 0 <= j < d.rowlen[r]:
+            sl = (r, j)
+            f = d.fixed.get(sl)
+            if f is None:
+                return "slot", sl
+            if f.is_campfire:
+                j += step
+                continue
+            return ("bridge" if f.is_bridge else "fixed"), sl
+        return "none", None
+
+    def _camp_before(self, sl: tuple[int, int], e: Event) -> Any | None:
+        """A literal: a Campfire takes the place of slot ``sl``'s card before event ``e``
+        (then the reference looks through it, R6, and the model relaxes the cost); ``None``
+        when no Campfire can take that place."""
+        key = (sl, id(e))
+        if key in self._cb_cache:
+            return self._cb_cache[key]
+        ws = []
+        for (j0, j, _), q in self.src.items():
+            if j0 != sl:
+                continue
+            ej = self.fill[j]
+            if ej is e:
+                continue
+            ws.append(self._and([q, self.before[self._idx[id(ej)], self._idx[id(e)]]]))
+        lit = self._or(ws) if ws else None
+        self._cb_cache[key] = lit
+        return lit
+
+    def _absdiff(self, a: Any, b: Any) -> Any:
+        d, m = self.data, self.model
+        x = m.NewIntVar(-d.values, d.values, "")
+        m.Add(x == a - b)
+        y = m.NewIntVar(0, d.values, "")
+        m.AddAbsEquality(y, x)
+        return y
+
+    def _side(self, g: Any, s: tuple[int, int], e: Event, value: Any, conds: list[Any],
+              step: int, exact: bool) -> None:
+        """The cost of event ``e`` (value ``value`` on slot ``s``) against its reference in
+        direction ``step``: ``==`` (``exact``) or ``>=`` the difference where the reference
+        is known at the event, nothing where it is not (a Campfire there before ``e``, a
+        Bridge under ``bridge_neighbour=look-through``, a right neighbour not yet there)."""
+        d, m = self.data, self.model
+        kind, sl = self._walk(s, step)
+
+        def rel(diff: Any, cond: list[Any]) -> None:
+            (m.Add(e.cost == diff) if exact else m.Add(e.cost >= diff)).OnlyEnforceIf(
+                [g, *conds, *cond])
+
+        if kind == "none":
+            if exact:
+                m.Add(e.cost == 0).OnlyEnforceIf([g, *conds])
+            return
+        cb = self._camp_before(sl, e)
+        not_cb = [] if cb is None else [cb.Not()]
+        there = []  # the right neighbour is filled before the event
+        if step > 0 and kind == "slot":
+            there = [self.before[self._idx[id(self.fill[sl])], self._idx[id(e)]]]
+        if kind == "fixed":
+            rel(self._absdiff(value, d.fixed[sl].value), not_cb)
+            return
+        if kind == "slot":
+            rel(self._absdiff(value, self.val[sl]), [*there, self.is_bridge[sl].Not(), *not_cb])
+            if sl not in self.rep:
+                return
+        # a Bridge there: standing, or the first fill of the empty slot
+        rep = self.rep[sl]
+        rb = self.before[self._idx[id(rep)], self._idx[id(e)]]
+        bridge = [] if kind == "bridge" else [self.is_bridge[sl]]
+        if not d.look_through and exact:
+            m.Add(e.cost == 0).OnlyEnforceIf([g, *conds, *there, *bridge, rb.Not()])
+        rel(self._absdiff(value, self.rval[sl]), [*there, *bridge, rb, *not_cb])
+
+    def _rule_costs(self, g: Any) -> None:
+        """R6, R8, R9: the cost of every event where its references are known (see
+        :meth:`_side`); a Bridge costs nothing (R7), the Summit nothing (R10), a moved card
+        nothing under ``campfire_move_cost=free``. A replacement pays at least each side's
+        difference under ``bridge_replace_cost=max``, the left one under ``left``."""
+        d, m = self.data, self.model
+        for s, e in self.fill.items():
+            if s[0] == d.R:
+                m.Add(e.cost == 0).OnlyEnforceIf(g)
+                continue
+            m.Add(e.cost == 0).OnlyEnforceIf([g, self.is_bridge[s]])
+            conds = [self.is_bridge[s].Not()]
+            if not d.campfire_paid:
+                m.Add(e.cost == 0).OnlyEnforceIf([g, self.is_camp[s]])
+                conds.append(self.is_camp[s].Not())
+            self._side(g, s, e, self.val[s], conds, -1, True)
+        for s, e in self.rep.items():
+            pres = [] if e.present is None else [e.present]
+            self._side(g, s, e, self.rval[s], pres, -1, not d.bridge_max)
+            if d.bridge_max:
+                self._side(g, s, e, self.rval[s], pres, +1, False)
+
+    def _rule_hand(self, g: Any) -> None:
+        """R11, one cumulative resource per player, the hand of ``H`` cards over the player's
+        consumption: every card it plays occupies it from its arrival to its play; an event
+        also needs its cost in other cards, the discard turn just before an event (the
+        mover's previous move, when it is not an event) two; near the deck's end the hand
+        holds only the cards left."""
+        d, m = self.data, self.model
+        H = d.H
+        horizon = self.T + H + 2
+        gaps = {}
+        for b, eb in enumerate(self.events):
+            prev = []
+            for a, ea in enumerate(self.events):
                 if a == b:
                     continue
-                q = m.NewBoolVar("")
-                m.Add(ea["end"] == eb["u"]).OnlyEnforceIf(q)
-                m.Add(ea["end"] != eb["u"]).OnlyEnforceIf(q.Not())
-                if ea["present"] is not None:
-                    m.AddImplication(q, ea["present"])
-                adj.append(q)
-            z = m.NewBoolVar("")
-            m.Add(eb["u"] == 0).OnlyEnforceIf(z)
-            m.Add(eb["u"] != 0).OnlyEnforceIf(z.Not())
+                w = self.same[a, b]
+                adj = m.NewBoolVar("")  # event a is the mover's previous move
+                m.Add(ea.k == eb.k - 1).OnlyEnforceIf(adj)
+                if w is not None:
+                    m.AddImplication(adj, w)
+                    m.Add(ea.k != eb.k - 1).OnlyEnforceIf([adj.Not(), w])
+                else:
+                    m.Add(ea.k != eb.k - 1).OnlyEnforceIf(adj.Not())
+                prev.append(adj)
             gap = m.NewBoolVar("")
-            m.AddBoolOr(adj + [z]).OnlyEnforceIf(gap.Not())
-            for q in adj + [z]:
-                m.AddImplication(q, gap.Not())
-            hg = held_at(eb["u"] - 2, earlier)
-            m.Add(2 + hg <= H).OnlyEnforceIf([gap] + pres)
-            m.Add(2 + hg <= N - (eb["u"] - 2)).OnlyEnforceIf([gap] + pres)
+            m.Add(eb.k >= 1).OnlyEnforceIf(gap)
+            m.Add(eb.k == 0).OnlyEnforceIf([gap.Not()] + [x.Not() for x in prev])
+            for x in prev:
+                m.AddImplication(x, gap.Not())
+            gaps[b] = gap
+        for q in range(d.P):
+            ivs, dem = [], []
+            for ci, sc in enumerate(d.cards):
+                if sc.owner != q:
+                    continue
+                start = max(0, sc.index + 1 - H)
+                end = m.NewIntVar(start + 1, horizon, "")
+                for e in self.events:
+                    v = e.choice.get(ci)
+                    if v is not None:
+                        m.Add(end == e.u + 1).OnlyEnforceIf(v)
+                ivs.append(m.NewOptionalIntervalVar(start, end - start, end, self.played[ci], ""))
+                dem.append(1)
+            for b, e in enumerate(self.events):
+                mine = [x for x in ((e.player[q] if d.P > 1 else None), e.present) if x is not None]
+                pay = self._and_opt(mine)
+                ivs.append(m.NewOptionalIntervalVar(e.u, 1, e.u + 1, pay, ""))
+                dem.append(e.cost)
+                lit = self._and_opt(mine + [gaps[b]])
+                ivs.append(m.NewOptionalIntervalVar(e.u - 2, 1, e.u - 1, lit, ""))
+                dem.append(2)
+            for j in range(1, H):
+                start = d.n_cards[q] - H + j
+                if start < horizon:
+                    start = max(0, start)
+                    ivs.append(m.NewIntervalVar(start, horizon - start, horizon, ""))
+                    dem.append(1)
+            m.AddCumulative(ivs, dem, H).OnlyEnforceIf(g)
+
+    def _rule_cards(self, g: Any) -> None:
+        """R11–R13: until the Summit's move each player's cards out (two a discard turn,
+        ``1 + cost`` an event) do not exceed its cards; with a budget, all cards out do not
+        exceed the slots to fill plus the budget."""
+        d, m = self.data, self.model
+        tau_end = self.peak.tau
+        outs = []
+        for q in range(d.P):
+            moves = m.NewIntVar(0, self.T, f"moves_p{q}")  # q's moves until the Summit's
+            off = d.offset(q)
+            m.Add(d.P * moves >= tau_end + 1 - off)
+            m.Add(d.P * moves <= tau_end + d.P - off)
+            extra = []
+            for e in self.events:
+                z = m.NewIntVar(-1, d.H - 2, "")
+                mine = e.player[q] if d.P > 1 else e.present
+                if mine is None:
+                    m.Add(z == e.cost - 1)
+                else:
+                    m.Add(z == e.cost - 1).OnlyEnforceIf(mine)
+                    m.Add(z == 0).OnlyEnforceIf(mine.Not())
+                extra.append(z)
+            out = m.NewIntVar(0, 2 * self.T + d.H * len(self.events), f"out_p{q}")
+            m.Add(out == 2 * moves + sum(extra))
+            m.Add(out <= d.n_cards[q]).OnlyEnforceIf(g)
+            outs.append(out)
+        self.out_total = sum(outs)
+        if self.budget is not None:
+            m.Add(self.out_total <= len(d.empty) + self.budget).OnlyEnforceIf(g)
+
+    # ---- helpers ----------------------------------------------------------------------
 
     def _sum_bool(self, vs: list[Any]) -> Any:
         b = self.model.NewBoolVar("")
@@ -399,6 +736,15 @@ class LossModel:
         m.AddBoolOr([v.Not() for v in vs]).OnlyEnforceIf(b.Not())
         return b
 
+    def _and_opt(self, vs: list[Any]) -> Any:
+        """:meth:`_and` of the literals in ``vs`` that are not ``None`` (true if none)."""
+        vs = [v for v in vs if v is not None]
+        if not vs:
+            b = self.model.NewBoolVar("")
+            self.model.Add(b == 1)
+            return b
+        return vs[0] if len(vs) == 1 else self._and(vs)
+
     def _or(self, vs: list[Any]) -> Any:
         m = self.model
         b = m.NewBoolVar("")
@@ -410,122 +756,149 @@ class LossModel:
             m.AddImplication(v, b)
         return b
 
+    # ---- decoding -----------------------------------------------------------------------
+
     def decode(self, solver: cp_model.CpSolver) -> list[Move] | None:
-        """The solution as moves, replayed by :class:`~model.game.Game`: discard turns in the
-        gaps (the first junk cards of the hand), each event's card with the engine's cost
-        paid in junk. ``None`` when the engine refuses a move (the solution is not a real
-        play: the model proved nothing)."""
-        deck, H, R = self.deck, self.H, self.R
-        plan = []
+        """The solution as moves from the position, replayed by :class:`~model.game.Game`:
+        at each move index the event scheduled there (its card, the cost paid with the
+        mover's first cards that no later event plays), else a discard turn of two such
+        cards. ``None`` when the engine refuses a move or the game is not won at the end
+        (the solution is not a real play: the model proved nothing)."""
+        d = self.data
+        cards = d.cards
+        plan: dict[int, tuple[Event, int, Any]] = {}
         for e in self.events:
-            if e["present"] is not None and not solver.Value(e["present"]):
+            if e.present is not None and not solver.Value(e.present):
                 continue
-            ue = solver.Value(e["u"])
-            if e["slot"] is not None:
-                j = e["slot"]
-                who = next(i for (i, jj), v in self.x.items() if jj == j and solver.Value(v))
-                source = None
-                if deck[who].is_campfire:
-                    source = next(self.slots[j0] for (j0, jj), lst in self.src.items()
-                                  if jj == j for q in lst if solver.Value(q))
-                plan.append((ue, self.slots[j], who, source))
-            else:
-                who = next(i for i, v in e["cands"] if solver.Value(v))
-                plan.append((ue, self.slots[e["rep"]], who, None))
-        plan.sort()
-        played = {who for _, _, who, _ in plan}
-        game = Game(self.deal)
+            ci = next(ci for ci, v in e.choice.items() if solver.Value(v))
+            source = None
+            if e.kind == "fill" and cards[ci].card.is_campfire:
+                source = next(j0 for (j0, j, c), q in self.src.items()
+                              if j == e.slot and c == ci and solver.Value(q))
+            plan[solver.Value(e.tau)] = (e, ci, source)
+        game = d.game.copy()
         moves: list[Move] = []
-        consumed = 0
-        gone: set[int] = set()
-
-        def hand() -> list[int]:
-            return [i for i in range(min(self.N, H + consumed)) if i not in gone]
-
-        def junk(k: int, avoid: int) -> list[int]:
-            return [i for i in hand() if i not in played and i != avoid][:k]
-
-        for ue, (r, k), who, source in plan:
-            while consumed < ue:
-                j2 = junk(2, -1)
-                if len(j2) < 2:
+        end = max(plan)
+        for t in range(end + 1):
+            p = game.to_move
+            hand = list(game.hands[p])
+            junk = self._junk(game, p, plan, t)
+            if t in plan:
+                e, ci, source = plan[t]
+                card = cards[ci].card
+                if cards[ci].owner != p or card not in hand:
                     return None
-                mv = Move(DISCARD, 1, discard=tuple(deck[i] for i in j2))
-                try:
-                    game.push(mv)
-                except Exception:  # noqa: BLE001 - the engine's refusal: not a real play
+                mv = self._event_move(game, e, card, source, p, junk)
+                if mv is None:
                     return None
-                moves.append(mv)
-                gone.update(j2)
-                consumed += 2
-            if who not in hand():
-                return None
-            card = deck[who]
-            for cost in range(H):
-                pay = junk(cost, who)
-                if len(pay) < cost:
-                    return None
-                dc = tuple(deck[i] for i in pay)
-                if card.is_campfire:
-                    mv = Move(CAMPFIRE, 1, card, source[0] + 1, source[1] + 1, r + 1, k + 1, dc)
-                elif r == R:
-                    mv = Move(PLACE, 1, card, R + 1, 1, discard=dc)
-                else:
-                    mv = Move(PLACE, 1, card, r + 1, k + 1, discard=dc)
-                try:
-                    game.push(mv)
-                except Exception:  # noqa: BLE001 - wrong cost or an illegal move
-                    continue
-                moves.append(mv)
-                gone.add(who)
-                gone.update(pay)
-                consumed += 1 + cost
-                break
             else:
+                if len(junk) < 2:
+                    return None
+                mv = Move(DISCARD, p + 1, discard=tuple(junk[:2]))
+            try:
+                game.push(mv)
+            except IllegalMoveError:
                 return None
+            moves.append(mv)
         return moves if game.is_won() else None
 
+    def _junk(self, game: Game, p: int, plan: dict, t: int) -> list[Card]:
+        """Cards of player ``p``'s hand that no event from move ``t`` on plays: the cards it
+        may pay with or discard. A card an event plays later is kept only when that very
+        card (by its place in the player's sequence) has been drawn: a copy of it drawn
+        earlier may go (copies are alike, R1)."""
+        d = self.data
+        drawn = d.n_cards[p] - len(game.decks[p])
+        keep: dict[Card, int] = {}
+        for tt, (e, ci, _) in plan.items():
+            sc = d.cards[ci]
+            if tt >= t and sc.owner == p and sc.index < drawn:
+                keep[sc.card] = keep.get(sc.card, 0) + 1
+        out = []
+        for c in game.hands[p]:
+            if keep.get(c, 0) > 0:
+                keep[c] -= 1
+            else:
+                out.append(c)
+        return out
 
-def build_loss_model(deal: Deal) -> LossModel:
-    """The loss model of the solo ``deal`` (see the module docstring). Raises ``ValueError``
-    for 2–5 players."""
-    return LossModel(deal)
+    def _event_move(self, game: Game, e: Event, card: Card, source: Any, p: int,
+                    pool: list[Card]) -> Move | None:
+        """The engine's move for event ``e`` played with ``card``, paid from ``pool``."""
+        r, k = e.slot
+        for cost in range(self.data.H):
+            if cost > len(pool):
+                return None
+            pay = tuple(pool[:cost])
+            if e.kind == "fill" and card.is_campfire:
+                mv = Move(CAMPFIRE, p + 1, card, source[0] + 1, source[1] + 1, r + 1, k + 1, pay)
+            else:
+                mv = Move(PLACE, p + 1, card, r + 1, k + 1, discard=pay)
+            try:
+                game.check(mv)
+            except IllegalMoveError:
+                continue
+            return mv
+        return None
+
+    def solve(self, time_limit: float | None = None, workers: int = 1, seed: int = 0,
+              verbose: bool = False) -> tuple[str, list[Move] | None, dict[str, Any]]:
+        """See :func:`solve_loss_model`."""
+        t = time.perf_counter()
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = max(1, int(workers))
+        solver.parameters.random_seed = int(seed)
+        if time_limit is not None:
+            solver.parameters.max_time_in_seconds = max(0.01, time_limit)
+        if verbose:
+            import sys
+
+            solver.parameters.log_search_progress = True
+            solver.parameters.log_to_stdout = False
+            solver.log_callback = lambda line: print(line, file=sys.stderr, flush=True)
+        status, interrupted = solve_interruptibly(solver, self.model)
+        stats: dict[str, Any] = {
+            "status": solver.status_name(status), "branches": solver.num_branches,
+            "conflicts": solver.num_conflicts, "seconds": round(time.perf_counter() - t, 3),
+            "variables": len(self.model.proto.variables),
+            **({"interrupted": True} if interrupted else {})}
+        if status == cp_model.INFEASIBLE:
+            names = {v.Index(): g for g, v in self.lit.items()}
+            core = [names[i] for i in solver.SufficientAssumptionsForInfeasibility()
+                    if i in names]
+            stats["groups"] = core
+            return INFEASIBLE, None, stats
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return CANDIDATE, self.decode(solver), stats
+        return UNKNOWN_STATUS, None, stats
 
 
-def solve_loss_model(deal: Deal, time_limit: float | None = None, workers: int = 1,
-                     seed: int = 0, verbose: bool = False
+def build_loss_model(start: Deal | Game, budget: int | None = None,
+                     groups: tuple[str, ...] | None = None) -> LossModel:
+    """The loss model of ``start`` (a deal's first move or a fully known position, 1–5
+    players; see the module docstring). ``budget``: the most waste still to spend (``None``:
+    only the cards left). Raises ``ValueError`` for a won position, the Goats module or an
+    unknown rule group."""
+    return LossModel(start, budget, groups)
+
+
+def solve_loss_model(start: Deal | Game, time_limit: float | None = None, workers: int = 1,
+                     seed: int = 0, verbose: bool = False, budget: int | None = None,
+                     groups: tuple[str, ...] | None = None
                      ) -> tuple[str, list[Move] | None, dict[str, Any]]:
-    """Run the loss model of the solo ``deal``: ``("infeasible", None, stats)`` is a proof
-    that the deal is lost; ``("candidate", moves, stats)`` a solution, with ``moves`` the
-    winning plan when the engine replays it as a win (else ``None``); ``("unknown", None,
-    stats)`` when ``time_limit`` (seconds, building the model included) ran out first.
-    ``verbose``: CP-SAT's search log on standard error."""
-    from solver.cpsat import _solve_interruptibly
-
+    """Run the loss model of ``start``: ``("infeasible", None, stats)`` is a proof that no
+    win exists (within ``budget``), ``stats["groups"]`` the rule groups the proof used;
+    ``("candidate", moves, stats)`` a solution, ``moves`` the winning continuation when the
+    engine replays it as a win (else ``None``); ``("unknown", None, stats)`` when
+    ``time_limit`` (seconds, the build included) ran out first. ``verbose``: CP-SAT's log on
+    standard error. Raises ``ValueError`` as :func:`build_loss_model`."""
     t = time.perf_counter()
-    lm = build_loss_model(deal)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = max(1, int(workers))
-    solver.parameters.random_seed = int(seed)
-    if time_limit is not None:  # what the build left of the limit
-        solver.parameters.max_time_in_seconds = max(0.01, time_limit - (time.perf_counter() - t))
-    if verbose:  # standard output is the answer (--json)
-        import sys
-
-        solver.parameters.log_search_progress = True
-        solver.parameters.log_to_stdout = False
-        solver.log_callback = lambda line: print(line, file=sys.stderr, flush=True)
-    status, interrupted = _solve_interruptibly(solver, lm.model)
-    stats = {"status": solver.status_name(status), "branches": solver.num_branches,
-             "conflicts": solver.num_conflicts, "seconds": round(time.perf_counter() - t, 3),
-             "variables": len(lm.model.proto.variables),
-             **({"interrupted": True} if interrupted else {})}
-    if status == cp_model.INFEASIBLE:
-        return INFEASIBLE, None, stats
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return CANDIDATE, lm.decode(solver), stats
-    return UNKNOWN_STATUS, None, stats
+    lm = build_loss_model(start, budget, groups)
+    left = None if time_limit is None else max(0.01, time_limit - (time.perf_counter() - t))
+    status, moves, stats = lm.solve(left, workers, seed, verbose)
+    stats["seconds"] = round(time.perf_counter() - t, 3)
+    return status, moves, stats
 
 
-__all__ = ["CANDIDATE", "INFEASIBLE", "LossModel", "UNKNOWN_STATUS", "build_loss_model",
-           "solve_loss_model"]
+__all__ = ["CANDIDATE", "GROUPS", "INFEASIBLE", "LossData", "LossModel", "UNKNOWN_STATUS",
+           "build_loss_model", "solve_loss_model"]

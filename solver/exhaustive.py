@@ -50,6 +50,7 @@ from solver.result import (
     checked_plan,
 )
 from solver.frontier import PVOrder, improve
+from solver.frontier import _slice as frontier_slice
 from solver.state import INF, NodeLimits, Stop, Switches
 
 
@@ -101,6 +102,9 @@ _OBJECTIVE_CODE = {"none": 0, "waste": 1, "turns": 2}
 FURTHEST_SHARE = 0.25
 FURTHEST_MIN_NODES = 5_000
 FURTHEST_MODES = ("bounded", "proven", "off")
+
+#: Deciding with the wide beams: nodes of the first DFS slice, before the wide beams run.
+DECIDE_SLICE = 2_000_000
 
 
 def table_entries_for(memory_limit_mb: int) -> int:
@@ -341,7 +345,7 @@ class Search(PVOrder, Beam, NodeLimits):
                        int(self.bridge_max), int(self.campfire_paid),
                        _OBJECTIVE_CODE[self.objective], int(sw.transposition),
                        int(sw.dominance), int(sw.bounds), int(sw.window_players),
-                       int(sw.table_size))
+                       int(sw.table_size), int(sw.budget), int(sw.bridge_costs))
         self._core = c
         self.tt = CoreTable(c)
         return c
@@ -443,6 +447,25 @@ class Search(PVOrder, Beam, NodeLimits):
             self.stopped = False  # the beams' share ran out, not the run's limits
         return best
 
+    def _decide(self, root: tuple, wide: bool) -> bool:
+        """The exact search for a first win from the root (snapshot ``root``): True with
+        ``win_line`` set, False when no win exists; raises :class:`Stop` when a limit runs
+        out. With ``wide`` (the default beams and the compiled core): a first slice of
+        :data:`DECIDE_SLICE` nodes of the DFS (most proofs of loss are quick), then the wide
+        beams of :meth:`_wide_beams` (tight wins, which the DFS finds late), then the DFS
+        to the end; the transposition table keeps what each part proved."""
+        if wide:
+            done, ok = frontier_slice(self, INF, DECIDE_SLICE, root)
+            if done:
+                return ok
+            best = self._wide_beams(None)
+            if best is not None:
+                self.win_line = best
+                return True
+            if self.stopped:
+                raise Stop
+        return self.dfs(INF)
+
     def run_furthest(self, mode: str) -> bool:
         """After a proven loss, the furthest-line search (:meth:`furthest`) on its own
         budget, so that the verdict never waits on it (issue 15). ``mode``: ``bounded``
@@ -512,18 +535,19 @@ class Search(PVOrder, Beam, NodeLimits):
         try:
             # phase 1 (heuristic): beams of growing width look for a first, then a better, win
             best = self.beams(beam_schedule)
-            if (objective != "none" and beam_schedule is DEFAULT_BEAM_SCHEDULE and not self.stopped
-                    and self.core() is not None
-                    and (best is None or self.line_cost(best) > self.root_bound())):
+            wide = beam_schedule is DEFAULT_BEAM_SCHEDULE and self.core() is not None
+            if (wide and not self.stopped and best is not None and objective != "none"
+                    and self.line_cost(best) > self.root_bound()):
                 best = self._wide_beams(best)
             if best is not None:
                 best_value = self.line_cost(best)
-                self.best_progress = self._slots_total  # a win fills every slot (issue 7)
+                self.best_progress = self._slots_total  # a win fills every slot
             if self.stopped:
                 raise Stop
-            # phase 2 (exact): a win within budget best - 1, until a search fails (optimal)
+            # phase 2 (exact): a first win or a proof that none exists, then (waste, turns) a
+            # win within budget best - 1, until a search fails (optimal)
             if best is None:
-                if self.dfs(INF):
+                if self._decide(start, wide and not self.stopped):
                     best = self.win_line
                     best_value = self.line_cost(best)
                     self.best_progress = self._slots_total

@@ -54,6 +54,10 @@ class Switches:
     deepening: bool = True  # prove the optimum bottom-up: budgets root bound, +1, ... (table kept)
     pv_order: bool = True  # try the best known line's move first where the search meets it
     core: bool = True  # the compiled search core (solver/_core.c) where it is built
+    # every objective: a win spends at most the cards to spare (cards left minus slots to
+    # fill), so the waste lower bound cuts where it exceeds them (solver.bounds)
+    budget: bool = True
+    bridge_costs: bool = True  # the waste bound counts the Bridges' least replacement costs
 
 
 class Stop(Exception):
