@@ -81,17 +81,19 @@ class Bounds(PlayerWindows, State):
         deck = self.decks[0]
         n = len(deck)
         mr = self.t.maxrow
-        self.qual_pos = [[]] + [[i for i, c in enumerate(deck) if mr[c] >= h] for h in range(1, self.R + 1)]
-        self.qual_before = [[]]
+        qual_before: list[list[int]] = [[]]
         for h in range(1, self.R + 1):
             before = [0] * (n + 1)
             for i, c in enumerate(deck):
                 before[i + 1] = before[i] + (mr[c] >= h)
-            self.qual_before.append(before)
+            qual_before.append(before)
         nxt = [INF] * (n + 1)
         for i in range(n - 1, -1, -1):
             nxt[i] = i if deck[i] == self.t.summit else nxt[i + 1]
-        self.next_summit = nxt
+        # all three at once, qual_pos last (waste_lower_bound tests for it): a Ctrl-C that
+        # lands while they are computed leaves none of them half-made
+        self.qual_before, self.next_summit = qual_before, nxt
+        self.qual_pos = [[]] + [[i for i, c in enumerate(deck) if mr[c] >= h] for h in range(1, self.R + 1)]
 
     def waste_lower_bound(self, budget: int = INF) -> int:
         """Cards that must still leave the game (INF if no win is possible; with ``budget``,

@@ -23,6 +23,9 @@ from solver.result import LOSS, UNKNOWN, WIN, SolveResult, SolverBug
 
 GRACE_SECONDS = 5.0
 
+#: Seconds the interrupted workers have to send their best answers (the DFS its win).
+ANSWER_AFTER_STOP_SECONDS = 3.0
+
 
 def _dfs(deal: Deal, objective: str, time_limit: float | None, memory_limit_mb: int,
          **_: Any) -> SolveResult:
@@ -175,7 +178,7 @@ def solve_portfolio(deal: Deal, objective: str = "none", time_limit: float | Non
         except KeyboardInterrupt:
             # Ctrl-C at a terminal reaches the workers too; a SIGTERM is passed on to them
             # as SIGINT. The DFS then stops and sends its best win: keep what arrives in the
-            # next seconds
+            # next ANSWER_AFTER_STOP_SECONDS
             # (`kill -INT` of this process alone, or a SIGTERM, reaches no worker: pass it
             # on always; a worker ignores a second one)
             interrupted = True
@@ -185,7 +188,8 @@ def solve_portfolio(deal: Deal, objective: str = "none", time_limit: float | Non
                         os.kill(p.pid, signal.SIGINT)
                     except ProcessLookupError:
                         pass
-            _collect(conns, results, status, time.monotonic() + 3.0, t0, True, stopping=True)
+            _collect(conns, results, status, time.monotonic() + ANSWER_AFTER_STOP_SECONDS, t0,
+                     True, stopping=True)
     finally:
         signal.signal(signal.SIGTERM, old_term)
         _stop_workers(procs, status, t0)

@@ -332,12 +332,13 @@ def test_sigterm_stops_a_puzzle_being_made():
     import signal
     import time
 
-    proc = subprocess.Popen([sys.executable, "-m", "cli.entry", "daily", "--date", "2026-12-20",
-                             "--kind", "position", "--size", "full", "--generate"],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4.0)
+    from tests import signalling
+
+    proc = signalling.start(["daily", "--date", "2026-12-20", "--kind", "position", "--size",
+                             "full", "--generate"], "search")
+    signalling.wait_ready(proc, "search")  # the solver searches a candidate
     proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=60)
+    out, err = signalling.finish(proc, timeout=60)
     assert proc.returncode == 130, err
     assert err.strip() == "ascent: error: interrupted" and out == ""
 
