@@ -1,0 +1,32 @@
+"""What the package installs, and the version it says it is."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+from setuptools import find_packages
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+#: The packages a program that uses ascent gets: the library and the command line.
+RUNTIME = {"model", "solver", "puzzles", "render", "studies", "bots", "web", "cli"}
+
+
+def test_only_the_runtime_packages_are_installed() -> None:
+    include = PYPROJECT["tool"]["setuptools"]["packages"]["find"]["include"]
+    top = {p.split(".")[0] for p in find_packages(str(ROOT), include=include)}
+    assert top == RUNTIME  # no benchmarks, no tests
+
+
+def test_the_benchmarks_run_from_the_repository_only(tmp_path: Path) -> None:
+    elsewhere = subprocess.run([sys.executable, "-c", "import benchmarks"], cwd=tmp_path,
+                               capture_output=True, text=True, timeout=60,
+                               env={"PATH": "/usr/bin:/bin"})
+    assert elsewhere.returncode != 0 and "No module named 'benchmarks'" in elsewhere.stderr
+    here = subprocess.run([sys.executable, "-m", "benchmarks.solve", "--help"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert here.returncode == 0 and "usage" in here.stdout.lower(), here.stderr
