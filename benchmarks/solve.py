@@ -63,7 +63,7 @@ DEFAULT_OUT = ROOT / "benchmarks" / "results"
 #: Solver names and the ``module:function`` each stands for. Any other ``module:function``
 #: is accepted too (a solver still being written, or a test double).
 SOLVERS = {
-    "dfs": "solver.dfs:solve",
+    "dfs": "solver.exhaustive:solve",
     "cpsat": "benchmarks.solve:cpsat_with_beam_hint",
     "cpsat-alone": "solver.cpsat:solve_cpsat",
     "portfolio": "solver.portfolio:solve_portfolio",

@@ -69,7 +69,7 @@ def run_solver(name: str, deal: Deal | Game, objective: str, time_limit: float |
         return generic_solve(deal, objective, time_limit=time_limit, node_limit=node_limit,
                              memory_limit_mb=free, progress=progress)
     if name == "dfs":
-        from solver.dfs import solve
+        from solver.exhaustive import solve
 
         return solve(deal, objective, time_limit=time_limit, node_limit=node_limit,
                      memory_limit_mb=free, progress=progress, furthest=furthest)

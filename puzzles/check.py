@@ -1,7 +1,8 @@
 """Re-verify a daily puzzle archive (``ascent daily check DIR``).
 
 :func:`check_record` checks one puzzle record against its file name and the derivation of
-its date; :func:`check_archive` checks every file and that no day is missing. Problems come
+its date; :func:`check_archive` checks every file and that no day is missing; :func:`find`
+gives out one archived record, checked. Problems come
 back as one-line strings (an empty list: all is well).
 
 Checks of every file:
@@ -38,7 +39,7 @@ from typing import Any
 from model.deal import Deal
 from model.errors import AscentError
 from model.records import Plan, position_from_data
-from puzzles.archive import dumps_record, iter_files
+from puzzles.archive import ArchiveError, dumps_record, iter_files, path_for, read_record
 from puzzles.dates import KINDS, SIZES, band_for, candidate
 from puzzles.grade import grade_of
 
@@ -184,3 +185,21 @@ def check_archive(root: str | Path, quick: bool = False, first: _dt.date | None 
                     problems.append(f"missing: {day.isoformat()} {kind} {size}")
             day += _dt.timedelta(days=1)
     return len(files), problems
+
+
+def find(root: str | Path, date: _dt.date, kind: str, size: str) -> dict[str, Any] | None:
+    """The archived record of ``date``/``kind``/``size``, or ``None`` if it is not there.
+
+    The record is checked before it is given out (the quick checks of
+    :func:`check_record`: name, derivation of the date, deal or position,
+    solution replayed to a win spending par, grade): :class:`ArchiveError` for a file that
+    cannot be read or does not pass, its message naming the file relative to ``root``."""
+    p = path_for(root, date, kind, size)
+    if not p.is_file():
+        return None
+    rec = read_record(p, root)
+    problems = check_record(rec, date, kind, size, quick=True)
+    if problems:
+        raise ArchiveError(f"{p.relative_to(root)}: not a valid puzzle record ({problems[0]}"
+                           + (f"; {len(problems) - 1} more problems)" if len(problems) > 1 else ")"))
+    return rec

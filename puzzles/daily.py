@@ -161,7 +161,7 @@ def evaluate_deal(cand: dict[str, int], size: str) -> dict[str, Any] | None:
     """Measure deal candidate ``cand`` (``{"seed", "players"}``): the partial record
     (rules, deal, goal, par, features, key moves, solution) or ``None`` if it fails the
     criteria."""
-    from solver.dfs import heuristic_win
+    from solver.heuristic import heuristic_win
 
     rules = RULES[size]
     deal = Deal.from_seed(cand["seed"], 1, rules)
@@ -273,7 +273,7 @@ def cut_position(cand: dict[str, int], size: str) -> tuple[Deal, list[Move], Mov
     back from the end). It needs at least ``CUT_EMPTY[size][0]`` empty slots, and one of
     its cheapest moves must lose: the player's move there if it was one, else the first
     losing one of :func:`losing_cheap_move` (the tempting move)."""
-    from solver.dfs import heuristic_win
+    from solver.heuristic import heuristic_win
 
     rules = RULES[size]
     deal = Deal.from_seed(cand["seed"], cand["players"], rules)

@@ -5,7 +5,8 @@ cards (a Bridge on the mountain counts as a card to spend; ties: most cards plac
 players: a penalty for a player about to run out of cards), each placement expanded with
 only its first ways to pay. :data:`DEFAULT_BEAM_SCHEDULE` runs beams of growing width.
 Heuristic: a beam that finds nothing proves nothing; the exhaustive search
-(:mod:`solver.exhaustive`) decides. :func:`heuristic_win` runs the beams alone.
+(:mod:`solver.exhaustive`) decides. :func:`solver.heuristic.heuristic_win` runs the beams
+alone.
 """
 
 from __future__ import annotations
@@ -167,24 +168,3 @@ class Beam(Bounds):
         except Stop:
             self.stopped = True
         return best
-
-
-def heuristic_win(start: Deal | Game, objective: str = "none", time_limit: float | None = None,
-                  beam_schedule: tuple[tuple[int, int], ...] = DEFAULT_BEAM_SCHEDULE
-                  ) -> list[Move] | None:
-    """The beam phase of :func:`solve` alone: a winning move list from ``start`` (a deal's
-    first move, or a fully known :class:`~model.game.Game` position), or ``None`` when no
-    beam of the schedule finds one within ``time_limit`` seconds. Heuristic: ``None`` proves
-    nothing. Used to give CP-SAT a solution hint (:func:`solver.cpsat.solve_cpsat`)."""
-    if objective not in OBJECTIVES:
-        raise ValueError(f"unknown objective {objective!r}; valid: {', '.join(OBJECTIVES)}")
-    if isinstance(start, Game) and start.is_won():
-        return []
-    from solver.exhaustive import Search, Switches
-
-    deadline = time.monotonic() + time_limit if time_limit is not None else None
-    s = Search(start, objective, Switches(), deadline, None)
-    best = s.beams(beam_schedule)
-    if s.interrupted:  # Ctrl-C is the user's, not a limit: pass it on
-        raise KeyboardInterrupt
-    return s.to_moves(best) if best is not None else None

@@ -61,7 +61,7 @@ def _source_digest() -> str | None:
 
 
 try:  # the compiled search core (solver/_core.c, built by setup.py where a C compiler is)
-    from solver import _core
+    import solver._core as _core
 except ImportError:  # pragma: no cover - a machine without a compiler: the Python search
     _core = None
     _CORE_BUILD = "pure Python (the compiled core is not built; `pip install -e .` builds it)"

@@ -19,6 +19,8 @@ reference.
 
 from __future__ import annotations
 
+import time
+
 from solver.state import INF, Stop
 
 
@@ -113,8 +115,6 @@ FIRST_SLICE = 4096
 def _slice(s, budget: int, size: int, root: tuple) -> tuple[bool, bool]:
     """``s.dfs(budget)`` within ``size`` more nodes: (finished, found a win). A slice that
     runs out goes back to ``root``; a limit of the search's own (time, nodes) is raised."""
-    import solver.exhaustive as ex  # its clock (a benchmark may count CPU seconds)
-
     own = s.node_limit
     lim = s.nodes + size
     s.node_limit = lim if own is None else min(own, lim)
@@ -123,7 +123,7 @@ def _slice(s, budget: int, size: int, root: tuple) -> tuple[bool, bool]:
         return True, s.dfs(budget)
     except Stop:
         if ((own is not None and s.nodes >= own)
-                or (s.deadline is not None and ex.time.monotonic() > s.deadline)):
+                or (s.deadline is not None and time.monotonic() > s.deadline)):
             raise
         s.path.clear()
         s.restore(root)

@@ -1,5 +1,5 @@
 """An exact search over :class:`model.game.Game` positions, for rule sets the compact DFS
-(:mod:`solver.dfs`) does not model: today the optional Goats module (``goats=on``, rulings
+(:mod:`solver.exhaustive`) does not model: today the optional Goats module (``goats=on``, rulings
 G1–G7 in ``docs/rules.md``).
 
 The search is the rules engine's own move generator with the field's usual machinery:
@@ -246,7 +246,7 @@ def _lift(deal: Deal, deadline: float | None, node_limit: int | None,
     Returns ``(verdict, winning moves or None, notes)``: ``win`` with a plan, ``loss`` when
     the base game is a proven loss and ``goat_turn=free`` (see the module docstring), else
     ``unknown``."""
-    from solver import solve as base_solve
+    from solver.exhaustive import solve as base_solve  # the base rules have no goats
 
     rules = deal.rules
     base = Deal(deal.players, deal.decks, base_rules(rules), deal.seed)

@@ -29,7 +29,7 @@ ANSWER_AFTER_STOP_SECONDS = 3.0
 
 def _dfs(deal: Deal, objective: str, time_limit: float | None, memory_limit_mb: int,
          **_: Any) -> SolveResult:
-    from solver.dfs import solve
+    from solver.exhaustive import solve
 
     # half of the memory for each solver (issue 7: --memory-limit bounds the processes)
     return solve(deal, objective, time_limit=time_limit,

@@ -18,8 +18,8 @@ from model.deal import Deal
 from model.records import Plan
 from model.rules import RuleSet
 from puzzles import daily
-from puzzles.archive import dumps_record, find, load_archive, path_for, write_new
-from puzzles.check import EFFORT_FEATURES, check_archive
+from puzzles.archive import dumps_record, load_archive, path_for, write_new
+from puzzles.check import EFFORT_FEATURES, check_archive, find
 from tests.reference import reference_solve
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -84,7 +84,7 @@ def test_turns_bound_is_above_45_on_some_real_deals() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_window_bound_holds_along_a_real_size_win(players: int) -> None:
-    from solver.beam import heuristic_win
+    from solver.heuristic import heuristic_win
     from model.records import replay
 
     found = None

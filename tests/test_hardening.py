@@ -293,12 +293,12 @@ def test_kill_int_of_the_portfolio_parent_keeps_the_dfs_win():
 
 def test_memory_limit_reaches_both_solvers_of_the_portfolio(monkeypatch):
     import solver.cpsat
-    import solver.dfs
+    import solver.exhaustive
     from solver import portfolio
 
     seen = {}
     monkeypatch.setattr(solver.cpsat, "solve_cpsat", lambda *a, **k: seen.setdefault("cpsat", k))
-    monkeypatch.setattr(solver.dfs, "solve", lambda *a, **k: seen.setdefault("dfs", k))
+    monkeypatch.setattr(solver.exhaustive, "solve", lambda *a, **k: seen.setdefault("dfs", k))
     deal = Deal.from_seed(1)
     portfolio._cpsat(deal, "none", None, 1, 0, memory_limit_mb=300)
     portfolio._dfs(deal, "none", None, memory_limit_mb=300)
@@ -309,11 +309,11 @@ def test_memory_limit_reaches_both_solvers_of_the_portfolio(monkeypatch):
 def test_cli_memory_limit_bounds_cpsat_and_leaves_the_dfs_table_what_is_free(monkeypatch):
     import cli.solve as cs
     import solver.cpsat
-    import solver.dfs
+    import solver.exhaustive
 
     seen = {}
     monkeypatch.setattr(solver.cpsat, "solve_cpsat", lambda *a, **k: seen.setdefault("cpsat", k))
-    monkeypatch.setattr(solver.dfs, "solve", lambda *a, **k: seen.setdefault("dfs", k))
+    monkeypatch.setattr(solver.exhaustive, "solve", lambda *a, **k: seen.setdefault("dfs", k))
     deal = Deal.from_seed(1)
     cs.run_solver("cpsat", deal, "none", None, 500, None, 1, 0, False, None)
     cs.run_solver("dfs", deal, "none", None, 500, None, 1, 0, False, None)
@@ -329,7 +329,7 @@ def test_an_optimum_search_has_a_default_time_limit_stated_in_the_help(monkeypat
 
     def fake(name, deal, objective, time_limit, *rest, **kw):
         seen.append(time_limit)
-        from solver.dfs import solve
+        from solver.exhaustive import solve
         return solve(deal, objective, node_limit=50)
 
     monkeypatch.setattr(cs, "run_solver", fake)
@@ -351,7 +351,7 @@ def test_cpsat_verbose_log_goes_to_stderr_so_json_parses():
 # ---- records from other programs; after the Summit ---------------------------------------
 
 def _won_plan() -> Plan:
-    from solver.dfs import solve
+    from solver.exhaustive import solve
 
     res = solve(Deal.from_seed(1, 1, RuleSet.tiny()))
     assert res.verdict == "win"

@@ -9,7 +9,7 @@ import pytest
 
 from model.deal import Deal
 from model.rules import RuleSet
-from solver.dfs import solve
+from solver.exhaustive import solve
 from solver.portfolio import solve_portfolio
 from solver.result import SolveResult, SolverBug
 from tests import signalling

@@ -19,7 +19,7 @@ from model.deal import Deal
 from model.game import Game
 from model.records import Plan, replay
 from solver import solve
-from solver.dfs import heuristic_win
+from solver.heuristic import heuristic_win
 from solver.result import OBJECTIVES, WIN
 from tests.reference import reference_solve
 from tests.strategies import random_position, tiny_games

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from model.deal import Deal
 from model.rules import RuleSet
-from solver.dfs import solve
+from solver.exhaustive import solve
 from model.records import replay
 from tests.reference import reference_solve
 from tests.strategies import tiny_games

@@ -133,6 +133,7 @@ def create_app(archive: str | Path | None = None,
         if size not in ("full", "mini"):
             raise RecordError(f"size must be full or mini, not {size[:20]!r}")
         from puzzles import archive as arch, daily
+        from puzzles.check import find
         from puzzles.dates import DateError, check_date
 
         try:
@@ -141,7 +142,7 @@ def create_app(archive: str | Path | None = None,
             raise NotFound(str(exc)) from None
         if archive_dir is not None:
             try:
-                rec = arch.find(archive_dir, date, kind, size)
+                rec = find(archive_dir, date, kind, size)
             except arch.ArchiveError as exc:
                 raise Conflict(str(exc)) from None
             if rec is None:
@@ -149,7 +150,7 @@ def create_app(archive: str | Path | None = None,
             return rec
         if arch.PUBLISHED.is_dir():  # a published puzzle is served as it was frozen
             try:
-                rec = arch.find(arch.PUBLISHED, date, kind, size)
+                rec = find(arch.PUBLISHED, date, kind, size)
             except arch.ArchiveError as exc:
                 raise Conflict(str(exc)) from None
             if rec is not None:
