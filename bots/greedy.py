@@ -85,7 +85,8 @@ class GreedyPolicy:
             if key in seen:
                 continue
             seen.add(key)
-            if pl.card.is_bridge and (not PLACE_BRIDGES or cheap or bridges_up >= MAX_BRIDGES or pl.row > rules.rows - 2):
+            if pl.card.is_bridge and (not PLACE_BRIDGES or cheap or bridges_up >= MAX_BRIDGES
+                                      or pl.row > rules.rows - 2):
                 continue
             rest = list(hand)
             rest.remove(pl.card)

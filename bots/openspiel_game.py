@@ -228,7 +228,7 @@ def state_of_world(game: AscentGame, world: Game, hands_seen=None) -> AscentStat
     state = AscentState(game)  # game: the AscentGame
     data = state._g
     state.dealt = list(data.composition)
-    state.left = {c: 0 for c in data.card_types}
+    state.left = dict.fromkeys(data.card_types, 0)
     state.game = world
     state.hands_seen = [list(h) for h in (hands_seen or [[] for _ in range(data.n_players)])]
     state._note_hands()

@@ -11,7 +11,7 @@ The command line is a thin layer over :mod:`model`; nothing here decides a rule.
 * :func:`render_game` draws a position as a player sees it: the mountain as a pyramid with
   the peak on top, then the hands, decks and the cards out of the game.
 
-Shared pieces for every command (issue 7), in their own modules: :mod:`cli.files` (the
+Shared pieces for every command, in their own modules: :mod:`cli.files` (the
 bounded reader :func:`~cli.files.read_input`, the whole-or-nothing writer
 :func:`~cli.files.write_new_file` and :func:`~cli.files.check_new_file`),
 :mod:`cli.options` (option types with ranges and ASCII digits: ``SEED``, ``PLAYERS``...),
@@ -32,16 +32,9 @@ import click
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from cli.errors import (
-    EXIT_BAD_INPUT,
-    EXIT_BROKEN_PIPE,
-    EXIT_INTERNAL,
-    EXIT_INTERRUPTED,
-    EXIT_OK,
-    PROG,
-    CliError,
-)
+from cli.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, PROG, CliError
 from cli.files import write_new_file
+from cli.signals import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
 from model.cards import Card, parse_card
 from model.deal import Deal
 from model.errors import AscentError, IllegalMoveError

@@ -12,8 +12,6 @@ from typing import Any
 
 import click
 
-from cli.signals import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
-
 #: Exit codes: success, a finding the user should act on (an illegal move in a plan), bad
 #: input (file, card text, option, position...), an internal error, an interrupt.
 EXIT_OK = 0
@@ -21,7 +19,7 @@ EXIT_FINDING = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 70
 # EXIT_INTERRUPTED (130) and EXIT_BROKEN_PIPE (141, 128 + SIGPIPE, as other command-line
-# tools end) are cli.signals' own
+# tools end) are in cli.signals
 
 PROG = "ascent"
 
@@ -52,5 +50,5 @@ def _one_line(message: str) -> str:
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
 
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_BROKEN_PIPE", "EXIT_FINDING", "EXIT_INTERNAL",
-           "EXIT_INTERRUPTED", "EXIT_OK", "MAX_MESSAGE", "PROG", "CliError"]
+__all__ = ["EXIT_BAD_INPUT", "EXIT_FINDING", "EXIT_INTERNAL", "EXIT_OK", "MAX_MESSAGE", "PROG",
+           "CliError"]

@@ -22,9 +22,9 @@ from pathlib import Path
 
 from cli.errors import CliError
 from model.files import write_new_text
-from model.records import MAX_INPUT_BYTES, read_bytes, read_text
+from model.records import MAX_INPUT_BYTES, read_text
 
-__all__ = ["MAX_INPUT_BYTES", "check_new_file", "read_bytes", "read_input", "write_new_file"]
+__all__ = ["check_new_file", "read_input", "write_new_file"]
 
 
 def read_input(path: str | Path, limit: int = MAX_INPUT_BYTES) -> str:

@@ -511,10 +511,7 @@ class Game:
             targets.extend((r, s, 0, 0) for r, s in self.bridges())
         for r, s, r2, s2 in targets:
             ruling, info = self.why_not(card, r, s, r2, s2)
-            if ruling is None:
-                text = f"legal, costs {info}"
-            else:
-                text = str(info)
+            text = f"legal, costs {info}" if ruling is None else str(info)
             out.append((r, s, r2, s2, ruling, text))
         return out
 
@@ -555,7 +552,8 @@ class Game:
             raise IllegalMoveError(ruling, str(info))
         cost = int(info)
         if len(move.discard) != cost:
-            raise IllegalMoveError("R6", f"this placement costs {count_text(cost, 'discard')}, {len(move.discard)} given")
+            raise IllegalMoveError(
+                "R6", f"this placement costs {count_text(cost, 'discard')}, {len(move.discard)} given")
         hand[move.card] -= 1
         self._check_in_hand(hand, move.discard, "to pay with (besides the card played)")
         return cost
@@ -685,7 +683,7 @@ class Game:
         out: Sequence[Card] | None = None,
         turn: int = 0,
         goats: Sequence[tuple[int, int]] | None = None,
-    ) -> "Game":
+    ) -> Game:
         """A mid-game position. ``mountain`` rows bottom first (missing rows are empty),
         ``to_move`` 0-based; ``out`` defaults to every card not elsewhere.
 
@@ -748,7 +746,7 @@ class Game:
         game.goats = _check_goats(rules, rows, goats)
         return game
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         """An independent copy of the position (without the move history)."""
         return Game.from_parts(self.rules, self.mountain, self.hands, self.decks,
                                self.to_move, self.out, self.turn,

@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from model.files import write_new_text
-from puzzles.dates import KINDS, SIZES
 
 _NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(deal|position)-(full|mini)\.json$")
 
@@ -116,5 +115,5 @@ def read_record(p: Path, root: str | Path | None = None) -> dict[str, Any]:
         raise ArchiveError(f"{name}: unreadable puzzle file ({exc.__class__.__name__})") from None
 
 
-__all__ = ["ArchiveError", "KINDS", "SIZES", "dumps_record", "load_archive", "path_for",
-           "read_record", "write_new"]
+__all__ = ["ArchiveError", "dumps_record", "load_archive", "path_for", "read_record",
+           "write_new"]

@@ -23,7 +23,8 @@ Kinds and sizes:
   ``par_proven`` says whether it proved that no win spends fewer.
 * **position** puzzles are mid-game positions of real deals (1–5 players): the solver
   plays the deal until a few slots are left, a mostly greedy player takes over and loses,
-  and the puzzle is the last moment its game could still be won (:func:`cut_position`). Goal: win from the position (every seat is played, all cards known). ``par``
+  and the puzzle is the last moment its game could still be won (:func:`cut_position`).
+  Goal: win from the position (every seat is played, all cards known). ``par``
   is the fewest cards out of the game on a winning line, proven by exhaustive search.
   The solution's game record starts at the deal; the puzzle starts after move
   ``solution.start_move``.
@@ -38,7 +39,8 @@ Criteria (generator version 1), tried in the date's candidate order
 * deal: the solver wins; for ``mini`` the par is proven;
 * position: the last winnable position of the player's lost game
   (:func:`cut_position`), where one of the cheapest moves loses ("the tempting cheap move
-  loses", proven by the solver; the feature ``tempting_move``); at most half of the legal first moves keep a win ("only few lines"); the
+  loses", proven by the solver; the feature ``tempting_move``); at most half of the legal
+  first moves keep a win ("only few lines"); the
   shortest win takes at least 3 moves; the exhaustive search stays under
   :data:`MAX_STATES` states.
 
@@ -63,10 +65,8 @@ from model.deal import Deal, SplitMix64
 from model.game import Game
 from model.moves import Move
 from model.records import Plan, replay
-from solver.result import checked_plan
 from model.rules import RuleSet
 from puzzles.dates import (
-    GRADES,
     KINDS,
     SIZES,
     band_for,
@@ -76,6 +76,7 @@ from puzzles.dates import (
 from puzzles.grade import THRESHOLDS, grade_of, score
 from puzzles.keymoves import TooManyStates, state_key, win_graph
 from puzzles.playouts import greedy_choices, greedy_move, playout, playouts
+from solver.result import checked_plan
 
 GENERATOR_NAME = "ascent daily"
 GENERATOR_VERSION = 1
@@ -264,7 +265,8 @@ def cut_position(cand: dict[str, int], size: str) -> tuple[Deal, list[Move], Mov
     """Where the candidate's puzzle starts: ``(deal, moves from the deal's start, the
     tempting losing move)``, or ``None``.
 
-    The solver's beam (:func:`solver.heuristic_win`) plays the deal (every seat) until at most ``hi`` empty slots are left
+    The solver's beam (:func:`solver.heuristic_win`) plays the deal (every seat) until at
+    most ``hi`` empty slots are left
     (``hi`` = ``CUT_EMPTY[size][1]``, less 1 on odd playout draws). From there a player
     takes over: at each turn, with chance 1/:data:`EPSILON_DEN` a uniformly random legal
     move, else a noisy greedy one (:mod:`puzzles.playouts`), every choice drawn from
@@ -466,5 +468,5 @@ def record(date: _dt.date, kind: str, size: str, k: int, cand: dict[str, int],
     return out
 
 
-__all__ = ["GENERATOR_VERSION", "GRADES", "GenerationError", "MINI_RULES", "puzzle_for",
+__all__ = ["GENERATOR_VERSION", "GenerationError", "MINI_RULES", "puzzle_for",
            "evaluate", "record"]

@@ -6,7 +6,7 @@ Every plan a solver returns has been replayed by :mod:`model`."""
 from solver.exhaustive import solve as _compact_solve
 from solver.generic import route as _route_rules
 from solver.heuristic import heuristic_win
-from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolveResult, SolverBug
+from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolverBug, SolveResult
 
 solve = _route_rules(_compact_solve)  # rule sets the compact DFS does not model (goats=on)
 

@@ -1,4 +1,4 @@
-"""The analysis board (issue 8): the best next moves of a position and where a game was lost.
+"""The analysis board: the best next moves of a position and where a game was lost.
 
 * :func:`hint`: every placement of the player to move (a discard-2 turn counts as one),
   rated by the verdict and the best objective value after it, the way a chess engine's
@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from model.deal import Deal
-from model.errors import IllegalMoveError
 from model.game import Game
 from model.moves import Move
 from model.records import replay
@@ -469,5 +468,5 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
                     best_instead, line, stats)
 
 
-__all__ = ["Analysis", "Hint", "IllegalMoveError", "MoveRating", "PositionVerdict", "analyse",
+__all__ = ["Analysis", "Hint", "MoveRating", "PositionVerdict", "analyse",
            "hint", "move_cost", "placement_key", "positions_of"]

@@ -11,13 +11,7 @@ alone.
 
 from __future__ import annotations
 
-import time
-
-from model.deal import Deal
-from model.game import Game
-from model.moves import Move
 from solver.bounds import Bounds
-from solver.result import OBJECTIVES
 from solver.state import INF, M_DISCARD, Stop
 
 DEFAULT_BEAM_SCHEDULE: tuple[tuple[int, int], ...] = (
@@ -26,7 +20,7 @@ DEFAULT_BEAM_SCHEDULE: tuple[tuple[int, int], ...] = (
 #: Wider beams that :func:`solver.solve` runs after the default schedule for ``waste`` and
 #: ``turns`` when the compiled core runs the beam (about 3 s on a standard solo deal; the
 #: pure-Python beam would take minutes): on solo seeds 1–3 they found wins of 18, 20 and 21
-#: cards where the default schedule's best were 19, 23 and 24 (issue 11).
+#: cards where the default schedule's best were 19, 23 and 24.
 WIDE_BEAM_SCHEDULE: tuple[tuple[int, int], ...] = ((4096, 2), (16384, 2))
 
 

@@ -6,10 +6,11 @@ and Bridges of rows ≥ h (R4: each such card fills at most one of them); (c) th
 cannot cover the empty slots and the Bridges to replace, in all and (2–5 players, R12) for
 each player's turns; (d) the objective's lower bound exceeds the budget (turns: one move per
 slot still to fill, and 2–5 players the turn order, see
-:meth:`solver.windows.PlayerWindows.players_turns_bound`; waste: every Bridge on the mountain, and solo the deck prefix that must
-be drawn, see :meth:`Bounds.waste_lower_bound`; 2–5 players each player's own deck window,
-see :meth:`solver.windows.PlayerWindows.players_window_bound`). Every bound is a cost *to go*, so it holds
-from any start position.
+:meth:`solver.windows.PlayerWindows.players_turns_bound`; waste: every Bridge on the
+mountain, and solo the deck prefix that must be drawn, see :meth:`Bounds.waste_lower_bound`;
+2–5 players each player's own deck window, see
+:meth:`solver.windows.PlayerWindows.players_window_bound`). Every bound is a cost *to go*, so
+it holds from any start position.
 """
 
 from __future__ import annotations

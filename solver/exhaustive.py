@@ -1,5 +1,5 @@
 """The exhaustive search and :func:`solve`: memoized depth-first branch and bound over the
-open-hand game (issue 3), from a deal or any fully known position (issue 8).
+open-hand game, from a deal or any fully known position.
 
 All decks are known (the "thoughtful" question of exhaustive solitaire solvers) and one
 planner plays every seat in turn order. The search answers *win* (with a plan the rules engine
@@ -40,6 +40,7 @@ from typing import Callable
 from model.deal import Deal
 from model.game import Game
 from solver.beam import DEFAULT_BEAM_SCHEDULE, WIDE_BEAM_SCHEDULE, Beam
+from solver.frontier import PVOrder, improve
 from solver.result import (
     LOSS,
     OBJECTIVES,
@@ -49,7 +50,6 @@ from solver.result import (
     checked_line,
     checked_plan,
 )
-from solver.frontier import PVOrder, improve
 from solver.state import INF, NodeLimits, Stop, Switches
 
 
@@ -97,7 +97,7 @@ _OBJECTIVE_CODE = {"none": 0, "waste": 1, "turns": 2}
 
 
 #: After a proven loss, the furthest-line search gets at most this share of the proof's
-#: nodes (and of the time limit), and at least :data:`FURTHEST_MIN_NODES` nodes (issue 15).
+#: nodes (and of the time limit), and at least :data:`FURTHEST_MIN_NODES` nodes.
 FURTHEST_SHARE = 0.25
 FURTHEST_MIN_NODES = 5_000
 FURTHEST_MODES = ("bounded", "proven", "off")
@@ -423,7 +423,7 @@ class Search(PVOrder, Beam, NodeLimits):
         return out
 
     def _wide_beams(self, best: list[tuple] | None) -> list[tuple] | None:
-        """The wide beams of :data:`~solver.beam.WIDE_BEAM_SCHEDULE` (issue 11: about 3 s
+        """The wide beams of :data:`~solver.beam.WIDE_BEAM_SCHEDULE` (about 3 s
         and 6 M nodes on a standard solo deal in the core) on at most half of what is left
         of the node and time limits, so that a small ``node_limit`` still leaves the exact
         search its share. Their share running out is not the run's stop; Ctrl-C is."""
@@ -445,7 +445,7 @@ class Search(PVOrder, Beam, NodeLimits):
 
     def run_furthest(self, mode: str) -> bool:
         """After a proven loss, the furthest-line search (:meth:`furthest`) on its own
-        budget, so that the verdict never waits on it (issue 15). ``mode``: ``bounded``
+        budget, so that the verdict never waits on it. ``mode``: ``bounded``
         (at most ``max(FURTHEST_MIN_NODES, FURTHEST_SHARE * proof nodes)`` nodes and
         ``FURTHEST_SHARE`` of the time limit), ``proven`` (until it finishes, within the
         run's limits), ``off`` (not run: the furthest line seen by the proof). Its seen-set
@@ -518,7 +518,7 @@ class Search(PVOrder, Beam, NodeLimits):
                 best = self._wide_beams(best)
             if best is not None:
                 best_value = self.line_cost(best)
-                self.best_progress = self._slots_total  # a win fills every slot (issue 7)
+                self.best_progress = self._slots_total  # a win fills every slot
             if self.stopped:
                 raise Stop
             # phase 2 (exact): a win within budget best - 1, until a search fails (optimal)
@@ -531,7 +531,7 @@ class Search(PVOrder, Beam, NodeLimits):
                     exhausted = True  # a proven loss, whatever the furthest search does
                     self.progress_proven = self.run_furthest(furthest)
             if best is not None and objective != "none":
-                best, best_value = improve(self, best, best_value)  # issue 11: solver.frontier
+                best, best_value = improve(self, best, best_value)  # solver.frontier
             exhausted = True
         except (Stop, KeyboardInterrupt) as exc:
             # a limit (or Ctrl-C) stopped the search mid-line: back to the start position, so
@@ -599,7 +599,7 @@ def solve(
     ``progress``: called about twice a second with the stats dict. ``beam_schedule``: the
     heuristic phase, pairs (beam width, ways to pay kept per placement; 0 = all), run in
     order until one wins (for ``waste``/``turns``: all run, each only keeping better wins).
-    ``furthest``: after a proven loss, how far the furthest-line search goes (issue 15):
+    ``furthest``: after a proven loss, how far the furthest-line search goes:
     ``bounded`` (default: its own small budget, see :meth:`Search.run_furthest`; the verdict
     never waits on it), ``proven`` (until the furthest line is proven, within the limits) or
     ``off``. ``stats.best_progress_proven`` says whether the furthest line is proven;

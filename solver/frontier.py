@@ -1,4 +1,4 @@
-"""Search aids of the exhaustive frontier (issue 11): how the optimum is proven, and in which
+"""Search aids of the exhaustive frontier: how the optimum is proven, and in which
 order the DFS tries moves. Both are switches of :class:`~solver.state.Switches`; neither
 changes an answer (only the time it takes), which the tests check against the naive
 reference.
@@ -10,7 +10,7 @@ reference.
   success is a better incumbent, a failure proves ``best`` optimal). Each runs for a slice of
   nodes (:data:`FIRST_SLICE`, doubled every round) and an unfinished slice is resumed with
   the table it left. So a search stopped by a limit reports both a raised bound and an
-  improved incumbent. Off: the top-down loop of issue 3 alone (budget ``best − 1`` until a
+  improved incumbent. Off: the top-down loop alone (budget ``best − 1`` until a
   search fails), which proves nothing until it ends.
 * ``pv_order`` (:class:`PVOrder`): the moves of the best known winning line (the beam's, then
   each better one the DFS finds) are stored by the key of the state they are played from;
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 
-from solver.state import INF, Stop
+from solver.state import Stop
 
 
 class PVOrder:
@@ -134,4 +134,4 @@ def _slice(s, budget: int, size: int, root: tuple) -> tuple[bool, bool]:
             s.next_check = min(s.next_check, own)
 
 
-__all__ = ["FIRST_SLICE", "INF", "PVOrder", "improve"]
+__all__ = ["FIRST_SLICE", "PVOrder", "improve"]

@@ -44,7 +44,6 @@ from model.errors import IllegalMoveError
 from model.game import Game
 from model.moves import DISCARD, GOAT, Move
 from model.rules import GOAT_CHOICES, RuleSet
-from solver.state import NodeLimits, Stop
 from solver.result import (
     LOSS,
     OBJECTIVES,
@@ -54,6 +53,7 @@ from solver.result import (
     checked_line,
     checked_plan,
 )
+from solver.state import NodeLimits, Stop
 
 INF = 10**9
 #: Bytes a transposition-table entry is counted at (a key holds the whole position).

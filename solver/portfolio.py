@@ -1,5 +1,5 @@
 """Portfolio: the DFS and CP-SAT run side by side (one process each, the two cores of the
-machine), and the first that *proves* the answer is reported, naming which one did (issue 4).
+machine), and the first that *proves* the answer is reported, naming which one did.
 
 Proven means: ``loss``; or ``win`` with objective ``none``; or ``win`` with ``optimal=True``.
 When neither proves anything within the limit, the answers are merged: the best win found
@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from model.deal import Deal
 from model.game import Game
-from solver.result import LOSS, UNKNOWN, WIN, SolveResult, SolverBug
+from solver.result import LOSS, UNKNOWN, WIN, SolverBug, SolveResult
 
 GRACE_SECONDS = 5.0
 
@@ -31,7 +31,7 @@ def _dfs(deal: Deal, objective: str, time_limit: float | None, memory_limit_mb: 
          **_: Any) -> SolveResult:
     from solver.exhaustive import solve
 
-    # half of the memory for each solver (issue 7: --memory-limit bounds the processes)
+    # half of the memory for each solver (--memory-limit bounds the processes)
     return solve(deal, objective, time_limit=time_limit,
                  memory_limit_mb=max(16, memory_limit_mb // 2))
 
@@ -197,10 +197,7 @@ def solve_portfolio(deal: Deal, objective: str = "none", time_limit: float | Non
             conn.close()
     proven = [n for n in status if status[n].get("status") == "proved"]
     winner = min(proven, key=lambda n: status[n]["seconds"]) if proven else None
-    if winner is not None:
-        res = results[winner]
-    else:
-        res = _merge(results, deal, objective)
+    res = results[winner] if winner is not None else _merge(results, deal, objective)
     res.stats = {**res.stats, "portfolio": status,
                  "portfolio_seconds": round(time.monotonic() - t0, 3),
                  **({"interrupted": True} if interrupted else {})}
@@ -221,7 +218,7 @@ def _stop_workers(procs: dict[str, Any], status: dict[str, dict[str, Any]], t0: 
     once, and it is raised again once none is left."""
     pending: BaseException | None = None
     alive = [(n, p) for n, p in procs.items() if p.is_alive()]
-    for name, p in alive:
+    for name, _ in alive:
         status.setdefault(name, {"verdict": None, "status": "stopped by the portfolio",
                                  "seconds": round(time.monotonic() - t0, 3)})
     try:

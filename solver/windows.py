@@ -1,4 +1,4 @@
-"""The per-player deck-window bound on the waste still to spend, 2–5 players (issue 11).
+"""The per-player deck-window bound on the waste still to spend, 2–5 players.
 
 Notation, from the current position: ``S`` slots still to fill (the peak included), ``nb``
 Bridges on the mountain, ``out`` the cards that will still leave the players' hands (played or

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from model.files import link_new
-from studies.runner import read_only_uri
 from model.rules import ALL_CHOICES, INT_RANGES
+from studies.runner import read_only_uri
 from studies.stats import percentile, wilson_unknown
 
 if TYPE_CHECKING:
@@ -381,7 +381,7 @@ def _save(fig, folder: Path, name: str) -> list[str]:
     for ext in ("png", "svg"):
         dest = folder / f"{name}.{ext}"
         try:
-            link_new(dest, lambda fh: fig.savefig(
+            link_new(dest, lambda fh, ext=ext: fig.savefig(
                 fh, format=ext, dpi=110, bbox_inches="tight",
                 metadata={"Date": None} if ext == "svg" else None))
         except FileExistsError:

@@ -33,7 +33,6 @@ from model.deal import Deal
 from model.errors import AscentError, IllegalMoveError
 from model.game import Game
 from model.moves import Move
-from model.records import Plan
 from model.rules import ALL_CHOICES, MOVE_RULINGS, RuleSet
 
 #: Ruling options that keep the cards of a deal file or position (``dealing`` re-deals).

@@ -1,4 +1,4 @@
-"""The analysis board (issue 8): ``hint`` and ``analyse`` checked against the naive reference
+"""The analysis board: ``hint`` and ``analyse`` checked against the naive reference
 solver on tiny games, consistency on a full deal, and bad input at the command line.
 
 On tiny games (hypothesis; 1–3 players, every ruling option) the searches run without

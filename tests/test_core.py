@@ -1,4 +1,4 @@
-"""Issue 11: the compiled search core (``solver/_core.c``) is the pure-Python search, faster.
+"""The compiled search core (``solver/_core.c``) is the pure-Python search, faster.
 
 The Python search stays the reference. From random positions of tiny games (every ruling
 option, 1–3 players) and of standard games (1–5 players) the core must give the same state
@@ -206,8 +206,8 @@ def test_pure_python_environment_variable_turns_the_core_off(monkeypatch) -> Non
 
 def test_the_table_cuts_states_proven_lost_with_objective_none() -> None:
     """A state whose search found no win at all is stored as INF; with objective ``none`` every
-    search runs with budget INF, so the cut must be ``lb >= INF`` (``INF > INF`` is false: until
-    issue 11 the table never cut a loss proof). Python and the core alike."""
+    search runs with budget INF, so the cut must be ``lb >= INF`` (``INF > INF`` is false: the
+    table once never cut a loss proof). Python and the core alike."""
     rules = RuleSet.from_options(["rows=4", "values=6", "colours=2", "copies=2", "campfires=1",
                                   "bridges=2", "summits=2", "hand_size=2"])
     deal = Deal.from_seed(3, 1, rules)

@@ -251,7 +251,7 @@ def test_committed_week_of_every_kind_and_size_is_rebuilt_from_its_candidates(tm
     n, problems = check_archive(tmp_path, quick=False)
     assert (n, problems) == (28, [])
     recs = load_archive(tmp_path)
-    for (day, kind, size), rec in recs.items():
+    for (_day, kind, size), rec in recs.items():
         replay_within_par(rec)
         assert rec["par_proven"] == (kind == "position" or size == "mini")
     for kind in ("deal", "position"):
@@ -330,7 +330,6 @@ def test_sigterm_stops_a_puzzle_being_made():
     """SIGTERM (like Ctrl-C) stops `ascent daily` while it makes a puzzle: exit 130, one line
     (the solver's stopped search is not taken for a rejected candidate)."""
     import signal
-    import time
 
     from tests import signalling
 

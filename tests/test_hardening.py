@@ -1,4 +1,4 @@
-"""Issue 7: every reproducer of the hardening issue, as a test.
+"""Every reproducer of the hardening issue, as a test.
 
 Bad input exits 2 with one line; inputs of any size; answers never lost, files whole or not
 at all; SIGINT/SIGTERM through one path; records from other programs; messages. Things that

@@ -1,5 +1,5 @@
 """The portfolio reports the first proven answer, names who proved it, merges unproven
-answers honestly and refuses to show contradicting proofs (issue 4)."""
+answers honestly and refuses to show contradicting proofs."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from model.deal import Deal
 from model.rules import RuleSet
 from solver.exhaustive import solve
 from solver.portfolio import solve_portfolio
-from solver.result import SolveResult, SolverBug
+from solver.result import SolverBug, SolveResult
 from tests import signalling
 
 TINY = RuleSet.from_options({"preset": "tiny", "rows": 2, "values": 3, "hand_size": 2})
@@ -210,7 +210,7 @@ def test_sigterm_stops_every_worker_and_answers_honestly() -> None:
 
 
 def test_a_worker_that_hangs_after_the_interrupt_is_killed() -> None:
-    """The CI of stop 18 timed out: a worker that ignored SIGTERM outlived the portfolio, and
+    """A CI run once timed out: a worker that ignored SIGTERM outlived the portfolio, and
     the interpreter's exit waited for it. The portfolio now kills what SIGTERM does not end."""
     import signal
 

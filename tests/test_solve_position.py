@@ -1,4 +1,4 @@
-"""Solving from any position (issue 8): the DFS started from a mid-game :class:`Game` agrees
+"""Solving from any position: the DFS started from a mid-game :class:`Game` agrees
 with the naive reference solver started from the same position.
 
 Positions come from random legal play on tiny deals (:func:`tests.strategies.tiny_games`,

@@ -1,4 +1,4 @@
-"""Limits never make the solver claim more than it proved (issue 3): under a node limit the
+"""Limits never make the solver claim more than it proved: under a node limit the
 verdict is ``unknown`` or a replayed win, the lower bound never exceeds the true optimum, and
 the node count never passes the limit."""
 
@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from model.deal import Deal
+from model.records import replay
 from model.rules import RuleSet
 from solver.exhaustive import solve
-from model.records import replay
 from tests.reference import reference_solve
 from tests.strategies import tiny_games
 
