@@ -116,7 +116,7 @@ class GreedyPolicy:
         card = pl.card
         if card.is_bridge:
             return -BRIDGE_PENALTY
-        moved = card
+        moved: Card | None = card
         row = pl.row
         if card.is_campfire:
             moved = game.card_at(pl.row, pl.slot)

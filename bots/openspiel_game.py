@@ -26,6 +26,7 @@ Without OpenSpiel installed, importing this module raises ``ImportError``.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pyspiel
 
@@ -162,6 +163,7 @@ class AscentState(pyspiel.State):
         self._note_hands()
 
     def _note_hands(self):
+        assert self.game is not None  # called once the deal is dealt
         for p in range(self._g.n_players):
             text = format_cards(self.game.hands[p])
             if not self.hands_seen[p] or self.hands_seen[p][-1] != text:
@@ -241,7 +243,7 @@ class AscentObserver:
     def __init__(self, perfect_recall: bool):
         self.perfect_recall = perfect_recall
         self.tensor = None
-        self.dict = {}
+        self.dict: dict[str, Any] = {}
 
     def set_from(self, state, player):
         pass

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from model.cards import parse_card
+from model.cards import Card, parse_card
 from model.deal import Deal
 from model.errors import AscentError, CardSyntaxError, IllegalMoveError, RecordError, quoted
 from model.game import Game
@@ -340,7 +340,7 @@ def parse_deal_text(text: str, rules: RuleSet | None = None) -> Deal:
     A line may start with its player's label ``P1:``, ``P2:``... (as ``ascent deal``
     writes it); labels must come in order, and a labelled line with no cards is an empty
     deck. Raises :class:`RecordError` naming the line of a bad card or label."""
-    decks = []
+    decks: list[list[Card]] = []
     options: list[str] = []
     for lineno, line in enumerate(text.splitlines(), start=1):
         line = line.split("#", 1)[0].strip()

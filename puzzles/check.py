@@ -34,7 +34,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from model.deal import Deal
 from model.errors import AscentError
@@ -76,6 +76,8 @@ def check_record(rec: Any, date: _dt.date, kind: str, size: str, quick: bool = F
         start = plan.extra.get("start_move")
         if not isinstance(start, int) or not 0 <= start <= len(plan.moves):
             return problems + [f"bad solution start_move {start!r}"]
+        if plan.deal is None:
+            return problems + ["unreadable record: the solution starts from a position, not a deal"]
         if plan.deal.decks != deal.decks or plan.deal.rules != rules:
             problems.append("the solution's deal is not the date's deal")
         if kind == "deal":
@@ -111,8 +113,9 @@ def check_record(rec: Any, date: _dt.date, kind: str, size: str, quick: bool = F
     except (AscentError, AttributeError, KeyError, TypeError, ValueError) as exc:
         return problems + [f"unreadable record: {exc}"]
     try:
-        thresholds = {(kind, size): tuple(gen.get("thresholds"))}
-        if rec.get("grade") != grade_of(kind, size, rec.get("score"), thresholds):
+        # whatever they hold: a bad one raises TypeError or ValueError, caught below
+        thresholds = {(kind, size): tuple(cast(list, gen.get("thresholds")))}
+        if rec.get("grade") != grade_of(kind, size, cast(float, rec.get("score")), thresholds):
             problems.append("the grade is not the band of the score")
     except (TypeError, ValueError):
         problems.append("bad score or thresholds")

@@ -126,9 +126,8 @@ REJECTIONS: Counter = Counter()
 
 
 def rejected(reason: str) -> None:
-    """Count a rejected candidate under ``reason``; returns ``None``."""
+    """Count a rejected candidate under ``reason``."""
     REJECTIONS[reason] += 1
-    return None
 
 
 class GenerationError(RuntimeError):
@@ -232,7 +231,7 @@ def deal_hints(deal: Deal, par_moves: list[Move]) -> list[dict[str, Any]]:
     :class:`~model.errors.IllegalMoveError` for an illegal move among those it plays (it
     stops at the last hint: the rest of the line is not checked here)."""
     g = Game(deal)
-    hints = []
+    hints: list[dict[str, Any]] = []
     for m in par_moves:
         if len(hints) == MAX_DEAL_HINTS:
             break
@@ -282,7 +281,8 @@ def cut_position(cand: dict[str, int], size: str) -> tuple[Deal, list[Move], Mov
     limit = NODE_LIMITS["position", size]
     line = heuristic_win(deal, beam_schedule=CUT_BEAMS[size])
     if line is None:
-        return rejected("deal not won")
+        rejected("deal not won")
+        return None
     rng = SplitMix64(cand["playout"])
     lo, hi = CUT_EMPTY[size]
     hi -= rng.next() % 2
@@ -301,24 +301,28 @@ def cut_position(cand: dict[str, int], size: str) -> tuple[Deal, list[Move], Mov
         g.push(m)
         moves.append(m)
     if g.is_won():
-        return rejected("player won")
+        rejected("player won")
+        return None
     i = len(moves)
     while True:  # back from the end: the last position still won
         g.pop()
         i -= 1
         v = "win" if i == takeover else _solve(g.copy(), node_limit=limit).verdict
         if v == "unknown":
-            return rejected("solver limit")
+            rejected("solver limit")
+            return None
         if v == "win":
             break
     if empty_slots(g) < lo:
-        return rejected("too few empty slots")
+        rejected("too few empty slots")
+        return None
     pos = g.copy()
-    tempting = moves[i]
+    tempting: Move | None = moves[i]
     if tempting not in greedy_choices(pos):  # a random move lost: is a cheap one losing?
         tempting = losing_cheap_move(pos, limit)
         if tempting is None:
-            return rejected("no losing cheap move")
+            rejected("no losing cheap move")
+            return None
     return deal, moves[:i], tempting
 
 
@@ -336,17 +340,20 @@ def evaluate_position(cand: dict[str, int], size: str) -> dict[str, Any] | None:
     try:
         wg = win_graph(start, MAX_STATES[size])
     except TooManyStates:
-        return rejected("too many states")
+        rejected("too many states")
+        return None
     first = wg.legal_count[wg.root]
     winning_first = len(wg.winning_first_moves())
     if not wg.winnable or tempting in wg.winning_first_moves():
         raise AssertionError("the exhaustive search disagrees with the solver")
     if 2 * winning_first > first:
-        return rejected("many winning first moves")
+        rejected("many winning first moves")
+        return None
     par, line = wg.cheapest_line()
     shortest = _shortest(wg)
     if shortest < 3:
-        return rejected("short")
+        rejected("short")
+        return None
     keys = wg.key_moves()
     n = PLAYOUTS[size]
     noisy = playouts(start, "greedy", cand["playout"] ^ 0x5DEECE66D, n)

@@ -12,7 +12,7 @@ alone.
 from __future__ import annotations
 
 from solver.bounds import Bounds
-from solver.state import INF, M_DISCARD, Stop
+from solver.state import INF, M_DISCARD, NodeLimits, Stop
 
 DEFAULT_BEAM_SCHEDULE: tuple[tuple[int, int], ...] = (
     (8, 2), (16, 1), (64, 2), (64, 1), (256, 1), (256, 2))
@@ -24,7 +24,7 @@ DEFAULT_BEAM_SCHEDULE: tuple[tuple[int, int], ...] = (
 WIDE_BEAM_SCHEDULE: tuple[tuple[int, int], ...] = ((4096, 2), (16384, 2))
 
 
-class Beam(Bounds):
+class Beam(Bounds, NodeLimits):
     """Beam search on a :class:`~solver.state.State` (with its bounds); uses the search's
     node counter and limits (``nodes``, ``next_check``, ``_check_limits``)."""
 
@@ -32,7 +32,7 @@ class Beam(Bounds):
     next_check: int
     best_progress: int
     best_line: list[tuple]
-    win_line: list[tuple] | None
+    win_line: list[tuple]
     stopped: bool
     interrupted: bool
 
@@ -51,7 +51,7 @@ class Beam(Bounds):
         nothing.
         """
         start = self.snapshot()
-        layer = [(start, [])]
+        layer: list[tuple[tuple, list[tuple]]] = [(start, [])]
         total = self._slots_total
         found = False
         waste_mode = self.objective == "waste"

@@ -94,7 +94,8 @@ class Bounds(PlayerWindows, State):
         # all three at once, qual_pos last (waste_lower_bound tests for it): a Ctrl-C that
         # lands while they are computed leaves none of them half-made
         self.qual_before, self.next_summit = qual_before, nxt
-        self.qual_pos = [[]] + [[i for i, c in enumerate(deck) if mr[c] >= h] for h in range(1, self.R + 1)]
+        self.qual_pos: list[list[int]] = [[]] + [[i for i, c in enumerate(deck) if mr[c] >= h]
+                                                 for h in range(1, self.R + 1)]
 
     def waste_lower_bound(self, budget: int = INF) -> int:
         """Cards that must still leave the game (INF if no win is possible; with ``budget``,

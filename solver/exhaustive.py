@@ -35,7 +35,7 @@ import sys
 import time
 import warnings
 from pathlib import Path
-from typing import Callable
+from typing import Callable, cast
 
 from model.deal import Deal
 from model.game import Game
@@ -160,7 +160,7 @@ class Search(PVOrder, Beam, NodeLimits):
         self.path: list[tuple] = []
         self.best_progress = -1
         self.best_line: list[tuple] = []
-        self.win_line: list[tuple] | None = None
+        self.win_line: list[tuple] = []  # set by the search that finds a win
         self.stopped = False
         self.interrupted = False
         self.progress_proven = False
@@ -343,7 +343,9 @@ class Search(PVOrder, Beam, NodeLimits):
                        int(sw.dominance), int(sw.bounds), int(sw.window_players),
                        int(sw.table_size))
         self._core = c
-        self.tt = CoreTable(c)
+        # the core's table, behind the dict methods the search reads (only the Python
+        # search, which does not run with the core, writes to self.tt)
+        self.tt = CoreTable(c)  # type: ignore[assignment]
         return c
 
     def _core_call(self, fn, arg: int) -> bool:
@@ -461,7 +463,7 @@ class Search(PVOrder, Beam, NodeLimits):
         start = self.snapshot()
         saved = (self.deadline, self.node_limit)
         n0, t0 = self.nodes, time.monotonic()
-        self.furthest_seen: set[bytes] = set()
+        self.furthest_seen = set()
         self.__dict__.pop("furthest_states", None)
         budget = None
         if mode == "bounded":
@@ -531,7 +533,7 @@ class Search(PVOrder, Beam, NodeLimits):
                     exhausted = True  # a proven loss, whatever the furthest search does
                     self.progress_proven = self.run_furthest(furthest)
             if best is not None and objective != "none":
-                best, best_value = improve(self, best, best_value)  # solver.frontier
+                best, best_value = improve(self, best, cast(int, best_value))  # solver.frontier
             exhausted = True
         except (Stop, KeyboardInterrupt) as exc:
             # a limit (or Ctrl-C) stopped the search mid-line: back to the start position, so

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import time
 
-from solver.state import Stop
+from solver.state import State, Stop
 
 
-class PVOrder:
+class PVOrder(State):
     """Mixin of :class:`solver.exhaustive.Search`: the principal-variation move order."""
 
     pv: dict[bytes, tuple]

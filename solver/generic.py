@@ -235,7 +235,8 @@ def _finish(search: GenericSearch, root: Deal | Game, objective: str, verdict: s
 def base_rules(rules: RuleSet) -> RuleSet:
     """The base game of ``rules``: the Goats module off and its options at their defaults
     (with ``goats=off`` they change nothing, so this is the same game)."""
-    return replace(rules, **{k: v[0] for k, v in GOAT_CHOICES.items()})
+    defaults: dict[str, Any] = {k: v[0] for k, v in GOAT_CHOICES.items()}
+    return replace(rules, **defaults)
 
 
 def _lift(deal: Deal, deadline: float | None, node_limit: int | None,

@@ -14,8 +14,8 @@ import multiprocessing as mp
 import os
 import signal
 import time
-from multiprocessing.connection import wait
-from typing import Any, Callable
+from multiprocessing.connection import Connection, wait
+from typing import Any, Callable, cast
 
 from model.deal import Deal
 from model.game import Game
@@ -254,7 +254,7 @@ def _collect(conns: dict[Any, str], results: dict[str, SolveResult],
         ready = wait(list(conns), timeout=timeout)
         if not ready:
             break
-        for conn in ready:
+        for conn in cast("list[Connection]", ready):  # (wait() is given connections only)
             name = conns.pop(conn)
             try:
                 kind, payload = conn.recv()

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 from model.cards import Card
 from model.deal import Deal
@@ -176,7 +176,9 @@ class State:
         self.campfire_paid = r.campfire_move_cost == "paid"
         self.objective = objective
         self.sw = Switches()
+        decks: Sequence[Sequence[Card]]
         if game is None:
+            assert deal is not None
             decks = deal.decks
         elif game.deal is not None:
             decks = game.deal.decks

@@ -209,12 +209,14 @@ def paired(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for (players, objective), variants in sorted(by.items(), key=lambda kv: (kv[0][0], kv[0][1])):
         base = baseline(variants)
+        if base is None:  # (variants is never empty here)
+            continue
         for v in sorted(variants):
             if v == base:
                 continue
             a, b = variants[base], variants[v]
             seeds = sorted(set(a) & set(b))
-            res = Counter()
+            res: Counter[str] = Counter()
             differ = []
             for s in seeds:
                 va, vb = a[s], b[s]
@@ -381,9 +383,11 @@ def _save(fig, folder: Path, name: str) -> list[str]:
     for ext in ("png", "svg"):
         dest = folder / f"{name}.{ext}"
         try:
-            link_new(dest, lambda fh, ext=ext: fig.savefig(
-                fh, format=ext, dpi=110, bbox_inches="tight",
-                metadata={"Date": None} if ext == "svg" else None))
+            def draw(fh: Any, ext: str = ext) -> None:
+                fig.savefig(fh, format=ext, dpi=110, bbox_inches="tight",
+                            metadata={"Date": None} if ext == "svg" else None)
+
+            link_new(dest, draw)
         except FileExistsError:
             raise ReportError(f"{dest}: exists; plots never overwrite a file "
                               "(give a new --plots folder)") from None

@@ -354,7 +354,7 @@ class _Progress:
         self.done += 1
         if outcome is not None:
             self.counts[outcome] += 1
-        if self.mode == "rich":
+        if self.mode == "rich" and self.bar is not None:
             self.bar.update(self.task_id, advance=1, counts=self._counts())
         elif self.mode == "plain":
             now = time.monotonic()

@@ -92,8 +92,7 @@ def parse_int_list(text: str, what: str) -> list[int]:
                 out.append(int(part))
         except ValueError:
             raise StudyError(f"{what} takes whole numbers like 1-5 or 1,3,5, not {text!r}") from None
-    seen: set[int] = set()
-    return [x for x in out if not (x in seen or seen.add(x))]
+    return list(dict.fromkeys(out))  # each once, in the order given
 
 
 def parse_vary(items: Iterable[str]) -> dict[str, list[str]]:
@@ -106,8 +105,8 @@ def parse_vary(items: Iterable[str]) -> dict[str, list[str]]:
         if item == "rulings":
             pairs = [(k, list(ALL_CHOICES[k])) for k in RULINGS]
         elif "=" in item:
-            k, vs = item.split("=", 1)
-            pairs = [(k.strip(), [v.strip() for v in vs.split(",") if v.strip()])]
+            k, values = item.split("=", 1)
+            pairs = [(k.strip(), [v.strip() for v in values.split(",") if v.strip()])]
         else:
             if item in INT_RANGES:
                 lo, hi = INT_RANGES[item]
@@ -352,6 +351,7 @@ def record_run(db_path: str | os.PathLike, command: str, grid: Grid) -> int:
                               (_now(), command, json.dumps(g)))
         except sqlite3.Error as exc:
             raise RunnerError(f"{db_path}: cannot write ({exc})") from None
+        assert cur.lastrowid is not None  # set by the INSERT
         return int(cur.lastrowid)
     finally:
         con.close()

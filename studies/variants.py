@@ -225,7 +225,8 @@ def run_variants(start: Start, base: RuleSet, vary: dict[str, list[str]],
             record = res.plan
             if record.deal is not None:
                 row.cards_out = len(replay(record.deal, record.moves).game.out)
-            else:
+            else:  # a record from a position
+                assert record.position is not None
                 g = record.position.copy()
                 for mv in record.moves:
                     g.push(mv)
@@ -256,7 +257,7 @@ def compare(a: VariantRow, b: VariantRow, objective: str) -> tuple[bool, bool]:
         return False, False
 
     def span(r: VariantRow) -> tuple[int, int]:
-        lo = r.value if r.optimal else (r.bound if r.bound is not None else 0)
+        lo = r.value if r.optimal and r.value is not None else (r.bound if r.bound is not None else 0)
         return lo, r.value if r.value is not None else lo
 
     (alo, ahi), (blo, bhi) = span(a), span(b)

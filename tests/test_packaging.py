@@ -30,3 +30,11 @@ def test_the_benchmarks_run_from_the_repository_only(tmp_path: Path) -> None:
     here = subprocess.run([sys.executable, "-m", "benchmarks.solve", "--help"], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert here.returncode == 0 and "usage" in here.stdout.lower(), here.stderr
+
+
+def test_the_library_packages_ship_their_annotations() -> None:
+    """PEP 561: ``py.typed`` in each package other programs import, and in the package data."""
+    data = PYPROJECT["tool"]["setuptools"]["package-data"]
+    for package in ("model", "solver", "puzzles", "studies", "bots"):
+        assert (ROOT / package / "py.typed").is_file(), package
+        assert "py.typed" in data.get(package, []), package
