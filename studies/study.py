@@ -161,21 +161,18 @@ def rule_sets(base: Sequence[str], vary: dict[str, list[str]], each: bool) -> li
 
 
 def solver_version() -> str:
-    """``<package version>+<12 hex digits>``: the hash covers the sources of ``model/`` and
-    ``solver/``, so any change to the rules engine or the searches gives a new version."""
-    try:
-        from importlib.metadata import version
+    """``<package version>+<12 hex digits>``: the version of :mod:`model.version`, and a
+    hash of the sources of ``model/`` and ``solver/``, so any change to the rules engine or
+    the searches gives a new version."""
+    from model.version import VERSION
 
-        v = version("ascent")
-    except Exception:  # noqa: BLE001 - running from a checkout
-        v = "0"
     h = hashlib.sha256()
     root = Path(__file__).resolve().parent.parent
     for pkg in ("model", "solver"):
         for p in sorted((root / pkg).glob("*.py")):
             h.update(p.name.encode())
             h.update(p.read_bytes())
-    return f"{v}+{h.hexdigest()[:12]}"
+    return f"{VERSION}+{h.hexdigest()[:12]}"
 
 
 def rules_json(rules: RuleSet) -> str:

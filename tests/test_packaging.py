@@ -38,3 +38,24 @@ def test_the_library_packages_ship_their_annotations() -> None:
     for package in ("model", "solver", "puzzles", "studies", "bots"):
         assert (ROOT / package / "py.typed").is_file(), package
         assert "py.typed" in data.get(package, []), package
+
+
+def test_one_version_everywhere() -> None:
+    """``ascent --version``, the installed package's metadata, the study database's solver
+    version and the newest entry of CHANGELOG.md all give :data:`model.version.VERSION`."""
+    import re
+    from importlib.metadata import version
+
+    from model.version import VERSION
+    from studies.study import solver_version
+
+    assert re.fullmatch(r"\d+\.\d+\.\d+", VERSION)
+    assert version("ascent") == VERSION, "the installed metadata is stale: pip install -e ."
+    r = subprocess.run([sys.executable, "-m", "cli.entry", "--version"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.startswith(f"ascent {VERSION} · search: "), r.stdout
+    assert solver_version().split("+")[0] == VERSION
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    versions = re.findall(r"^## \[(\d+\.\d+\.\d+)\]", changelog, re.M)
+    assert versions and versions[0] == VERSION, versions
+    assert versions == sorted(versions, key=lambda v: tuple(map(int, v.split("."))), reverse=True)
