@@ -62,9 +62,17 @@ def _die_with_parent() -> None:
         pass
 
 
+_INTERRUPTED: list[int] = []  # set in a worker by its first interrupt
+
+
 def _first_interrupt(signum: int, frame: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    # a second signal that arrived before the first one's handler ran (SIGINT passed on by
+    # the portfolio, then its SIGTERM) still runs this handler once more: only the first raises
+    if _INTERRUPTED:
+        return
+    _INTERRUPTED.append(signum)
     raise KeyboardInterrupt
 
 
