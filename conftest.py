@@ -2,7 +2,7 @@
 
 A live daemon child of :mod:`multiprocessing` makes the interpreter's exit wait for it
 (``multiprocessing.util._exit_function`` joins every child), so one leaked solver worker
-turned a finished test run into a CI timeout (stop 18: the portfolio's SIGTERM test left a
+turned a finished test run into a CI timeout (the portfolio's SIGTERM test once left a
 worker that ignored SIGTERM). Here, after pytest's own teardown of the fixtures, every child
 of the test process still running is killed and named: a :mod:`multiprocessing` child fails a
 run that had passed; any other child (read from ``/proc``) gets 5 s to end first.

@@ -1,4 +1,4 @@
-"""Build of the compiled search core (issue 11): ``solver._core`` from ``solver/_core.c``.
+"""Build of the compiled search core: ``solver._core`` from ``solver/_core.c``.
 
 Everything else about the package is in ``pyproject.toml``. The extension is optional: where
 it cannot be compiled (no C compiler, or no Python headers), the install goes on and the

@@ -1,4 +1,4 @@
-"""Analysis-board benchmark (issues 8 and 15): ``analyse``, ``hint``, loss proofs after the
+"""Analysis-board benchmark: ``analyse``, ``hint``, loss proofs after the
 losing move, and the latency of a proven loss before and after the furthest-line budget.
 
 Run ``python -m benchmarks.analysis`` (``--help`` for the options; the defaults are modest,
@@ -14,7 +14,7 @@ a few minutes on two cores). Four parts, each written to ``--out`` (default: a n
   not ``unknown``) within ``--hint-limit`` seconds.
 * **proofs**: positions after the last win of the random-play records, each solved alone
   within ``--proof-limit`` seconds: share whose loss is proven, by empty slots.
-* **ladder** (issue 15): the ``hand_size=2`` ladder (rows 3, 4, 5; values 6, 3 colours,
+* **ladder**: the ``hand_size=2`` ladder (rows 3, 4, 5; values 6, 3 colours,
   2 copies, 1 Campfire a colour, 2 Bridges, 2 Summits): loss latency with the old
   behaviour (``furthest="proven"``, capped at ``--before-nodes``) and the new default
   (``furthest="bounded"``).
@@ -193,8 +193,8 @@ def med(xs: Sequence[float]) -> str:
 def markdown(rows: list[dict[str, Any]], args: argparse.Namespace, command: str,
              load: str, merged: Sequence[str] = ()) -> str:
     m = machine()
-    now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    out = ["# Analysis board benchmark (issues 8 and 15)", "",
+    now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    out = ["# Analysis board benchmark", "",
            f"- date: {now}",
            f"- machine: {m['arch']}, {m['cpu']}, {m['cores']} cores, {m['ram']} RAM, "
            f"Python {m['python']}",
@@ -257,7 +257,7 @@ def markdown(rows: list[dict[str, Any]], args: argparse.Namespace, command: str,
                            f"{100 * k / len(rs):.0f}% |")
     ld = [r for r in rows if r["part"] == "ladder"]
     if ld:
-        out += ["", "## issue 15: loss latency on the hand_size=2 ladder", "",
+        out += ["", "## Loss latency on the hand_size=2 ladder", "",
                 f"Before: the answer waited for the exact furthest-line search "
                 f"(`furthest=\"proven\"`; capped here at {args.before_nodes:,} nodes in all, "
                 "so a before verdict can be unknown and a before time is then a lower bound); "
@@ -306,7 +306,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     command = "python -m benchmarks.analysis " + shlex.join(sys.argv[1:] if argv is None else argv)
     out = args.out or ROOT / "benchmarks" / "results" / (
-        "analysis-" + _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%d-%H%M%S"))
+        "analysis-" + _dt.datetime.now(_dt.UTC).strftime("%Y%m%d-%H%M%S"))
     out.mkdir(parents=True, exist_ok=True)
     for name in ("analysis.jsonl", "analysis.md"):
         if (out / name).exists():

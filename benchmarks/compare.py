@@ -1,4 +1,4 @@
-"""Solvers side by side on the same deals: ``python -m benchmarks.compare`` (issue 4).
+"""Solvers side by side on the same deals: ``python -m benchmarks.compare``.
 
 Each deal of the corpus is solved by every named solver in turn (interleaved deal by deal, so
 that all of them see the same machine conditions), each in its own subprocess with the same
@@ -125,7 +125,7 @@ def markdown(rows: Sequence[dict[str, Any]], args: argparse.Namespace, solvers: 
     out = [
         f"# Solvers side by side: {', '.join(solvers)}, objective {args.objective}",
         "",
-        f"- date: {_dt.datetime.now(_dt.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
+        f"- date: {_dt.datetime.now(_dt.UTC).strftime('%Y-%m-%d %H:%M UTC')}",
         f"- machine: {m['arch']}, {m['cpu']}, {m['cores']} cores, {m['ram']} RAM, Python {m['python']}",
         f"- command: `{command}`",
         f"- rules: {' '.join(args.rules) or 'standard'}; time limit {args.time_limit:g} s per solve; "

@@ -75,8 +75,9 @@ def calibrate(kind: str, size: str, count: int, out: Path, jobs: int) -> None:
 
 def _machine() -> str:
     try:
-        cpu = next((ln.split(":", 1)[1].strip() for ln in open("/proc/cpuinfo")
-                    if ln.startswith("model name")), platform.processor())
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            cpu = next((ln.split(":", 1)[1].strip() for ln in fh
+                        if ln.startswith("model name")), platform.processor())
     except OSError:
         cpu = platform.processor()
     mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
@@ -249,7 +250,7 @@ def main() -> None:
     r.add_argument("--out", required=True)
     a = ap.parse_args()
     out = Path(a.out) if a.out else Path("benchmarks/results") / (
-        "daily-" + _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M"))
+        "daily-" + _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M"))
     out.mkdir(parents=True, exist_ok=True)
     if a.cmd == "calibrate":
         calibrate(a.kind, a.size, a.count, out, a.jobs)

@@ -41,7 +41,6 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
-import os
 import statistics
 import sys
 import time
@@ -139,7 +138,7 @@ def optimum_job(job: dict[str, Any]) -> dict[str, Any]:
 def cpsat_job(job: dict[str, Any]) -> dict[str, Any]:
     """One deal of the ``cpsat`` table: :func:`solver.cpsat.solve_cpsat` with objective
     ``none``, no hint, one worker, ``time_limit`` wall seconds (CP-SAT's own clock): the loss
-    model first, then the exact model with the time left (issue 11)."""
+    model first, then the exact model with the time left."""
     from model.deal import Deal
     from solver.cpsat import solve_cpsat
 
@@ -158,10 +157,9 @@ def attack_job(job: dict[str, Any]) -> dict[str, Any]:
     from model.deal import Deal
     from model.records import replay
     from solver import solve
-    from solver.beam import Beam
     from solver.cpsat import solve_cpsat
     from solver.exhaustive import Search
-    from solver.state import Switches
+    from solver.state import Stop, Switches
 
     _cpu_limits()
     deal = Deal.from_seed(job["seed"], job["players"], _rules(job["rules"]))
@@ -180,7 +178,7 @@ def attack_job(job: dict[str, Any]) -> dict[str, Any]:
                 g = replay(deal, s.to_moves(line)).game
                 assert g.is_won() and len(g.out) == v
                 found.append(("beam", spent, real, bridge, width, choices, v))
-        except Exception:  # a limit: nothing found by this beam
+        except Stop:  # a limit: nothing found by this beam
             pass
     # a plan of the claimed value to hint CP-SAT with
     plan = solve(deal, "waste", time_limit=job["beam_s"]).continuation
@@ -212,7 +210,7 @@ def run_table(fn, jobs: list[dict[str, Any]], path: Path, workers: int) -> list[
             j = futs[fut]
             try:
                 row = fut.result()
-            except Exception as exc:  # a crash is a row, not the end of the benchmark
+            except Exception as exc:  # noqa: BLE001 - a crash is a row, not the end of the benchmark
                 row = {**j, "verdict": "error", "error": f"{type(exc).__name__}: {exc}"}
             f.write(json.dumps(row) + "\n")
             f.flush()
@@ -437,13 +435,13 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--report {out}: no such folder")
         (out / "report.md").write_text(report(out) + "\n")
         return 0
-    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H%MZ")
+    stamp = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H%MZ")
     out = Path(a.out) if a.out else ROOT / "benchmarks" / "results" / f"frontier-{stamp}"
     out.mkdir(parents=True, exist_ok=True)
     meta_path = out / "meta.json"
     if not meta_path.exists():
         meta_path.write_text(json.dumps({
-            "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
             "command": "python -m benchmarks.frontier " + " ".join(argv if argv is not None else sys.argv[1:]),
             "note": a.note}) + "\n")
     tables = a.tables.split(",")

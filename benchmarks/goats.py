@@ -1,4 +1,4 @@
-"""Winnability with the Goats module (issue 14): the default readings and one alternative
+"""Winnability with the Goats module: the default readings and one alternative
 reading of each open detail (rulings G1–G6 of ``docs/rules.md``), objective ``none``.
 
 Run ``python -m benchmarks.goats`` (``--help`` for the options). For each player count and
@@ -38,7 +38,6 @@ import platform
 import statistics
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 from model.deal import Deal
@@ -200,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         text = (Path(args.out) / "goats.jsonl").read_text()
         print(paired([json.loads(x) for x in text.splitlines() if x.strip()], readings))
         return 0
-    stamp = _dt.datetime.now(_dt.timezone.utc)
+    stamp = _dt.datetime.now(_dt.UTC)
     out = Path(args.out) if args.out else Path("benchmarks/results") / (
         "goats-" + stamp.strftime("%Y%m%d-%H%M"))
     out.mkdir(parents=True, exist_ok=True)

@@ -63,7 +63,7 @@ DEFAULT_OUT = ROOT / "benchmarks" / "results"
 #: Solver names and the ``module:function`` each stands for. Any other ``module:function``
 #: is accepted too (a solver still being written, or a test double).
 SOLVERS = {
-    "dfs": "solver.dfs:solve",
+    "dfs": "solver.exhaustive:solve",
     "cpsat": "benchmarks.solve:cpsat_with_beam_hint",
     "cpsat-alone": "solver.cpsat:solve_cpsat",
     "portfolio": "solver.portfolio:solve_portfolio",
@@ -80,7 +80,7 @@ def cpsat_with_beam_hint(deal: Any, objective: str, time_limit: float | None = N
 #: The fixed corpus: player count -> seeds.
 CORPUS = {1: range(1, 201), 2: range(1, 51), 3: range(1, 51), 4: range(1, 51), 5: range(1, 51)}
 
-#: Targets of issue 3 (standard rules): share resolved within the limit, solo median seconds,
+#: The solver's targets (standard rules): share resolved within the limit, solo median seconds,
 #: peak memory per solve.
 TARGET_RESOLVED = {1: 0.95, 2: 0.90, 3: 0.90, 4: 0.90, 5: 0.90}
 TARGET_SOLO_MEDIAN_S = 0.5
@@ -255,7 +255,7 @@ def run_job(job: dict[str, Any]) -> dict[str, Any] | None:
         err.seek(0)
         stdout = out.read().decode("utf-8", "replace")
         stderr = err.read().decode("utf-8", "replace")
-    row: dict[str, Any] = {f: None for f in ROW_FIELDS}
+    row: dict[str, Any] = dict.fromkeys(ROW_FIELDS)
     row.update(base)
     row["peak_mb"] = round(peak_mb, 1)
     if killed:
@@ -334,14 +334,15 @@ def machine() -> dict[str, str]:
 
 
 def targets_note(summary: Sequence[dict[str, Any]]) -> list[str]:
-    """Lines saying which targets of issue 3 are met (standard rules only)."""
+    """Lines saying which of the solver's targets are met (standard rules only)."""
     lines = []
     for s in summary:
         p = s["players"]
         if p not in TARGET_RESOLVED:
             continue
         ok = s["resolved"] >= TARGET_RESOLVED[p]
-        text = f"- {p} player{'s' if p > 1 else ''}: resolved {s['resolved']:.1%} (target ≥ {TARGET_RESOLVED[p]:.0%}): {'met' if ok else 'MISSED'}"
+        text = (f"- {p} player{'s' if p > 1 else ''}: resolved {s['resolved']:.1%} "
+                f"(target ≥ {TARGET_RESOLVED[p]:.0%}): {'met' if ok else 'MISSED'}")
         if p == 1:
             okm = s["median_s"] <= TARGET_SOLO_MEDIAN_S
             text += f"; median {s['median_s']:.3f} s (target ≤ {TARGET_SOLO_MEDIAN_S} s): {'met' if okm else 'MISSED'}"
@@ -359,7 +360,7 @@ def markdown(rows: Sequence[dict[str, Any]], args: argparse.Namespace, command: 
     out = [
         f"# Solver benchmark: {args.solver}, objective {args.objective}",
         "",
-        f"- date: {_dt.datetime.now(_dt.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
+        f"- date: {_dt.datetime.now(_dt.UTC).strftime('%Y-%m-%d %H:%M UTC')}",
         f"- machine: {m['arch']}, {m['cpu']}, {m['cores']} cores, {m['ram']} RAM, Python {m['python']}",
         f"- command: `{command}`",
         f"- rules: {' '.join(args.rules) or 'standard'}; time limit {args.time_limit:g} s per deal; "
@@ -377,7 +378,7 @@ def markdown(rows: Sequence[dict[str, Any]], args: argparse.Namespace, command: 
     if standard:
         notes = targets_note(summary)
         if notes:
-            out += ["", "Targets of issue 3 (on this machine):", *notes]
+            out += ["", "Targets (on this machine):", *notes]
     errors = [r for r in rows if r.get("error")]
     if errors:
         out += ["", "Errors and killed solves:"]
@@ -449,7 +450,7 @@ def new_out_dir(base: Path | None = None) -> Path:
     """A new folder ``bench-YYYYmmdd-HHMMSS`` (``-2``, ``-3``... if taken) in ``base``
     (the current directory by default)."""
     base = base or Path.cwd()
-    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%d-%H%M%S")
+    stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%d-%H%M%S")
     for i in range(1, 1000):
         path = base / (f"bench-{stamp}" + (f"-{i}" if i > 1 else ""))
         try:

@@ -1,5 +1,5 @@
 """Throughput of the study machinery: deals per minute with Dask (1 and 2 workers) and with a
-plain process pool on the same study, to show Dask's overhead (issue 10).
+plain process pool on the same study, to show Dask's overhead.
 
     python -m benchmarks.study_throughput [--players 2] [--seeds 1-40] [--time-limit 5]
         [--workers 1,2] [--out DIR]
@@ -113,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RunnerError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     out = Path(args.out) if args.out else ROOT / "benchmarks" / "results" / f"throughput-{stamp}"
     out.mkdir(parents=True, exist_ok=bool(args.out))
     runs = []
@@ -133,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     lines = [
         "# Study throughput: Dask LocalCluster against a plain process pool",
         "",
-        f"- date: {_dt.datetime.now(_dt.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
+        f"- date: {_dt.datetime.now(_dt.UTC).strftime('%Y-%m-%d %H:%M UTC')}",
         f"- machine: {machine()}",
         f"- command: `{command}`",
         f"- study: {len(grid)} deals ({args.players} player(s), seeds {args.seeds}), rules "

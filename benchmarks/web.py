@@ -63,7 +63,7 @@ def start_server() -> tuple[subprocess.Popen, str]:
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
                 proc.kill()
-                raise SystemExit("ascent serve did not start")
+                raise SystemExit("ascent serve did not start") from None
             time.sleep(0.2)
 
 
@@ -91,7 +91,7 @@ def first_render(url: str, loads: int, seed: int) -> tuple[list[float], dict[str
             page = ctx.new_page()
             responses = []
             if i == 0:
-                page.on("response", lambda r: responses.append(r))
+                page.on("response", lambda r, out=responses: out.append(r))
             page.goto(f"{url}/?seed={seed}")
             page.wait_for_selector("body[data-ready='1']")
             times.append(float(page.evaluate("window.ascentFirstRender")))
@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
                     "(default: a new folder under benchmarks/out/)")
     ap.add_argument("--note", default="", help="a line added to the Markdown header")
     args = ap.parse_args(argv)
-    now = _dt.datetime.now(_dt.timezone.utc)
+    now = _dt.datetime.now(_dt.UTC)
     out = Path(args.out) if args.out else ROOT / "benchmarks" / "out" / f"web-{now:%Y%m%d-%H%M%S}"
     out.mkdir(parents=True, exist_ok=True)
     proc, url = start_server()

@@ -1,4 +1,4 @@
-"""Bots that play the real game, one seat each (issue 12): ``greedy`` and ``sampling`` see only
+"""Bots that play the real game, one seat each: ``greedy`` and ``sampling`` see only
 the observation of the player to move (:mod:`model.observation`, ruling V1); ``cheat`` is the
 open-hand solver, the upper bound; ``openspiel-ismcts`` (optional extra ``.[openspiel]``) is
 OpenSpiel's information-set MCTS on the game registered in :mod:`bots.openspiel_game`.

@@ -10,11 +10,10 @@ measured against.
 
 from __future__ import annotations
 
+from bots.greedy import GreedyPolicy
 from model.deal import Deal
 from model.moves import Move
 from model.observation import Observation
-
-from bots.greedy import GreedyPolicy
 
 
 class CheatBot:

@@ -85,7 +85,8 @@ class GreedyPolicy:
             if key in seen:
                 continue
             seen.add(key)
-            if pl.card.is_bridge and (not PLACE_BRIDGES or cheap or bridges_up >= MAX_BRIDGES or pl.row > rules.rows - 2):
+            if pl.card.is_bridge and (not PLACE_BRIDGES or cheap or bridges_up >= MAX_BRIDGES
+                                      or pl.row > rules.rows - 2):
                 continue
             rest = list(hand)
             rest.remove(pl.card)
@@ -115,7 +116,7 @@ class GreedyPolicy:
         card = pl.card
         if card.is_bridge:
             return -BRIDGE_PENALTY
-        moved = card
+        moved: Card | None = card
         row = pl.row
         if card.is_campfire:
             moved = game.card_at(pl.row, pl.slot)

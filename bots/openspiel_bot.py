@@ -22,12 +22,11 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts
 
+from bots import openspiel_game as og
+from bots.greedy import GreedyPolicy
 from model.game import WIN
 from model.moves import Move
 from model.observation import Observation, observe, sample_world
-
-from bots import openspiel_game as og
-from bots.greedy import GreedyPolicy
 
 
 class GreedyRolloutEvaluator:

@@ -26,6 +26,7 @@ Without OpenSpiel installed, importing this module raises ``ImportError``.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pyspiel
 
@@ -162,6 +163,7 @@ class AscentState(pyspiel.State):
         self._note_hands()
 
     def _note_hands(self):
+        assert self.game is not None  # called once the deal is dealt
         for p in range(self._g.n_players):
             text = format_cards(self.game.hands[p])
             if not self.hands_seen[p] or self.hands_seen[p][-1] != text:
@@ -228,7 +230,7 @@ def state_of_world(game: AscentGame, world: Game, hands_seen=None) -> AscentStat
     state = AscentState(game)  # game: the AscentGame
     data = state._g
     state.dealt = list(data.composition)
-    state.left = {c: 0 for c in data.card_types}
+    state.left = dict.fromkeys(data.card_types, 0)
     state.game = world
     state.hands_seen = [list(h) for h in (hands_seen or [[] for _ in range(data.n_players)])]
     state._note_hands()
@@ -241,7 +243,7 @@ class AscentObserver:
     def __init__(self, perfect_recall: bool):
         self.perfect_recall = perfect_recall
         self.tensor = None
-        self.dict = {}
+        self.dict: dict[str, Any] = {}
 
     def set_from(self, state, player):
         pass

@@ -24,11 +24,10 @@ from __future__ import annotations
 import random
 import time
 
+from bots.greedy import GreedyPolicy
 from model.game import LOSS, WIN, Game
 from model.moves import Move
 from model.observation import Observation, sample_world
-
-from bots.greedy import GreedyPolicy
 
 WIN_VALUE = 100.0
 CARD_VALUE = 0.5

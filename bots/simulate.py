@@ -73,12 +73,13 @@ def play_task(task: dict[str, Any]) -> dict[str, Any]:
     """Play one task (see the module docstring); a row of :data:`COLUMNS`."""
     from bots import make_bot
     from bots.base import play_deal
+    from bots.cheat import CheatBot
 
     rules = RuleSet.from_options(task["rules"])
     deal = Deal.from_seed(task["seed"], task["players"], rules)
     bot = make_bot(task["bot"], **task["params"])
     result = play_deal(deal, bot)
-    if task["bot"] == "cheat":
+    if isinstance(bot, CheatBot):
         open_verdict = bot.verdict
     elif task.get("open_hand", True) and task.get("known_open_verdict") in PROVEN:
         open_verdict = task["known_open_verdict"]  # proven before, in this database
@@ -225,6 +226,7 @@ def write_records(rows: Sequence[dict[str, Any]], directory: str | os.PathLike) 
         text = dumps(json.loads(r["record"])) + "\n"
         stem = f"{r['bot']}-p{r['players']}-seed{r['seed']}"
         n = 0
+        path: Path | None
         while True:
             path = d / (f"{stem}.json" if n == 0 else f"{stem}-{n}.json")
             if not path.exists() and not path.is_symlink():

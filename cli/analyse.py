@@ -1,5 +1,5 @@
 """``ascent analyse``: the verdict before and after every move of a played game, and the
-move that lost it (issue 8)."""
+move that lost it."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ The command line is a thin layer over :mod:`model`; nothing here decides a rule.
 * :func:`render_game` draws a position as a player sees it: the mountain as a pyramid with
   the peak on top, then the hands, decks and the cards out of the game.
 
-Shared pieces for every command (issue 7), in their own modules: :mod:`cli.files` (the
+Shared pieces for every command, in their own modules: :mod:`cli.files` (the
 bounded reader :func:`~cli.files.read_input`, the whole-or-nothing writer
 :func:`~cli.files.write_new_file` and :func:`~cli.files.check_new_file`),
 :mod:`cli.options` (option types with ranges and ASCII digits: ``SEED``, ``PLAYERS``...),
@@ -32,6 +32,9 @@ import click
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
+from cli.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, PROG, CliError
+from cli.files import write_new_file
+from cli.signals import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
 from model.cards import Card, parse_card
 from model.deal import Deal
 from model.errors import AscentError, IllegalMoveError
@@ -39,46 +42,8 @@ from model.game import LOSS, WIN, Game, count_text
 from model.records import Plan, load
 from model.rules import RuleSet
 
-#: Exit codes: success, a finding the user should act on (an illegal move in a plan), bad
-#: input (file, card text, option, position...), an internal error, an interrupt.
-EXIT_OK = 0
-EXIT_FINDING = 1
-EXIT_BAD_INPUT = 2
-EXIT_INTERNAL = 70
-EXIT_INTERRUPTED = 130
-EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as other command-line tools end
-
-PROG = "ascent"
-
-
 #: errno values of a failed write to standard output (full disk, quota, file size limit).
 _WRITE_ERRNOS = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO}
-
-#: The longest error line printed (characters); longer messages are cut with ``…``.
-MAX_MESSAGE = 400
-
-
-class CliError(click.ClickException):
-    """An error reported as one line ``ascent: error: <message>`` with ``exit_code``."""
-
-    def __init__(self, message: str, exit_code: int = EXIT_BAD_INPUT) -> None:
-        super().__init__(_one_line(message))
-        self.exit_code = exit_code
-
-    def show(self, file: Any = None) -> None:  # noqa: D401 - click API
-        stream = file or sys.stderr
-        if stream is None:  # standard error is closed: say nothing rather than on stdout
-            return
-        try:
-            click.echo(f"{PROG}: error: {self.message}", file=stream)
-        except (OSError, ValueError):
-            pass
-
-
-def _one_line(message: str) -> str:
-    text = " ".join(str(message).split()) or "unknown error"
-    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
-
 
 def error_for(exc: BaseException) -> CliError:
     """The :class:`CliError` for an exception the user's input can cause.
@@ -567,8 +532,6 @@ def emit_answer(printed: Callable[[], None], output: str | None, record_text: st
     :func:`cli.files.write_new_file` (whole or not at all, never over an existing file),
     then call ``printed()`` to print the answer on standard output. If the file cannot be
     written, the answer is still printed, then :class:`CliError` (exit 2) says so."""
-    from cli.files import write_new_file
-
     failure = None
     if output is not None and record_text is not None:
         try:

@@ -13,7 +13,8 @@ from cli.common import EXIT_INTERRUPTED, CliError, console, render_game
 from model.cards import parse_cards
 from model.game import count_text
 from model.records import dumps, position_from_data
-from puzzles.archive import ArchiveError, check_dir, find
+from puzzles.archive import ArchiveError, check_dir
+from puzzles.check import find
 from puzzles.dates import KINDS, SIZES, DateError, parse_date, today_utc
 
 

@@ -7,8 +7,8 @@ import click
 from cli.common import parse_rules
 from cli.options import PLAYERS, SEED
 from model.cards import format_cards
-from model.game import count_text
 from model.deal import Deal
+from model.game import count_text
 from model.records import Plan, dumps
 from model.rules import RuleSet
 

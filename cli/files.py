@@ -20,10 +20,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from cli.errors import CliError
 from model.files import write_new_text
-from model.records import MAX_INPUT_BYTES, read_bytes, read_text
+from model.records import MAX_INPUT_BYTES, read_text
 
-__all__ = ["MAX_INPUT_BYTES", "check_new_file", "read_bytes", "read_input", "write_new_file"]
+__all__ = ["check_new_file", "read_input", "write_new_file"]
 
 
 def read_input(path: str | Path, limit: int = MAX_INPUT_BYTES) -> str:
@@ -33,11 +34,9 @@ def read_input(path: str | Path, limit: int = MAX_INPUT_BYTES) -> str:
 
 
 def check_new_file(path: str, option: str = "--output") -> None:
-    """Raise :class:`cli.common.CliError` (exit 2) unless ``path`` can be created: a name
+    """Raise :class:`cli.errors.CliError` (exit 2) unless ``path`` can be created: a name
     is given, nothing exists under it (a file, folder or dangling link is never replaced),
     and its folder exists and is writable. Call it before a long computation."""
-    from cli.common import CliError
-
     if not path.strip():
         raise CliError(f"{option} needs a file name")
     p = Path(path)

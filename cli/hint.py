@@ -1,4 +1,4 @@
-"""``ascent hint``: the best next moves of a position, each rated by the solver (issue 8)."""
+"""``ascent hint``: the best next moves of a position, each rated by the solver."""
 
 from __future__ import annotations
 

@@ -22,20 +22,12 @@ from cli.simulate import simulate
 from cli.solve import solve
 from cli.study import study
 from cli.variants import variants
+from model.version import VERSION
 from solver.exhaustive import core_status
 
 
-def _version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("ascent")
-    except Exception:  # noqa: BLE001 - not installed: running from a checkout
-        return "0+unknown"
-
-
 @click.group(name="ascent", cls=AscentGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(_version(), "--version", prog_name="ascent",
+@click.version_option(VERSION, "--version", prog_name="ascent",
                       message="%(prog)s %(version)s · search: " + core_status())
 def main() -> None:
     """Exhaustive solver and analysis tool for Tranquility: The Ascent.

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from cli.common import CliError, EXIT_FINDING, describe_illegal, load_source
+from cli.common import CliError, describe_illegal, load_source
+from cli.errors import EXIT_FINDING
 from model.game import LOSS, WIN, Game, count_text
 from model.records import dumps
 

@@ -15,9 +15,8 @@ from cli.common import (
     source_options,
 )
 from cli.files import check_new_file
+from cli.picture import check_picture_paths, emit_picture, emit_plan_pictures, picture_options
 from model.records import dumps
-from cli.picture import (check_picture_paths, emit_picture, emit_plan_pictures,
-                          picture_options)
 
 
 @click.command()

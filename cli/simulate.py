@@ -81,8 +81,16 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
       ascent simulate --bot greedy --players 1-2 --deals 5 --rules preset=tiny --workers 1
       ascent simulate --bot sampling --worlds 2 --horizon 4 --players 1 --seeds 1-2 --workers 1 --json
     """
-    from bots.simulate import (COLUMNS, TABLE, build_tasks, load_rows, play_task, report,
-                               reuse_open_verdicts, write_records)
+    from bots.simulate import (
+        COLUMNS,
+        TABLE,
+        build_tasks,
+        load_rows,
+        play_task,
+        report,
+        reuse_open_verdicts,
+        write_records,
+    )
     from studies.runner import RunnerError, run_tasks
     from studies.study import StudyError, build_grid
 

@@ -21,11 +21,10 @@ from cli.options import (
     TIME_LIMIT,
     WORKERS,
 )
-from cli.start import add_start_note, describe_start, resolve_start
 from cli.picture import check_picture_paths, picture_options, solve_pictures
-from model.game import count_text
+from cli.start import add_start_note, describe_start, resolve_start
 from model.deal import Deal
-from model.game import Game
+from model.game import Game, count_text
 from model.records import dumps, replay
 from solver.exhaustive import FURTHEST_MODES
 from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolveResult
@@ -33,7 +32,7 @@ from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolveResult
 SOLVERS = ("dfs", "cpsat", "portfolio")
 
 #: The time limit of an optimum search (``--objective waste|turns``) when none is given:
-#: proving an optimum on a full deal can take hours (issue 7).
+#: proving an optimum on a full deal can take hours.
 DEFAULT_OPTIMUM_SECONDS = 60.0
 
 
@@ -69,7 +68,7 @@ def run_solver(name: str, deal: Deal | Game, objective: str, time_limit: float |
         return generic_solve(deal, objective, time_limit=time_limit, node_limit=node_limit,
                              memory_limit_mb=free, progress=progress)
     if name == "dfs":
-        from solver.dfs import solve
+        from solver.exhaustive import solve
 
         return solve(deal, objective, time_limit=time_limit, node_limit=node_limit,
                      memory_limit_mb=free, progress=progress, furthest=furthest)

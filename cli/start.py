@@ -1,6 +1,6 @@
 """Where a solve, a hint or an analysis starts: a deal's first move or a mid-game position.
 
-Shared by ``ascent solve``, ``ascent hint`` and ``ascent analyse`` (issue 8). A POSITION|PLAN
+Shared by ``ascent solve``, ``ascent hint`` and ``ascent analyse``. A POSITION|PLAN
 argument is read by :func:`cli.common.load_source` and :func:`cli.common.resolve_game`: a
 position as it is, a game record after its moves (or after ``--step K``), the output of
 ``replay --json`` (its ``position``) or a solver's ``--json`` answer (its plan).

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from cli.common import EXIT_INTERRUPTED, CliError
+from cli.common import EXIT_INTERRUPTED, CliError, console
 from cli.options import DEALS, MEMORY_MB, PLAYER_COUNTS, SECONDS, SEED_RANGE, WORKERS
 from solver.result import OBJECTIVES
 from studies.runner import RunnerError
@@ -122,6 +122,6 @@ def report_cmd(db_path: str, by: str, plots_dir: str | None, as_json: bool,
     from studies.report import ReportError, report
 
     try:
-        report(db_path, by, plots_dir, as_json, markdown, only=only)
+        report(db_path, by, plots_dir, as_json, markdown, only=only, console=console())
     except (RunnerError, ReportError) as exc:
         raise CliError(str(exc)) from None

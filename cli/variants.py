@@ -10,7 +10,7 @@ from rich.text import Text
 from cli.common import CliError, console, describe_illegal, load_source, render_game
 from cli.options import MEMORY_MB, PLAYERS, SECONDS, SEED, STEP
 from model.records import dumps
-from model.rules import MOVE_RULINGS, RuleSet
+from model.rules import MOVE_RULINGS
 from solver.result import OBJECTIVES
 
 

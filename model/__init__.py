@@ -2,7 +2,16 @@
 rule options and notation. The single source of truth for every other package; it imports
 nothing from them. Rulings R1–R13 are written up in ``docs/rules.md``."""
 
-from model.cards import BRIDGE_CARD, SUMMIT_CARD, Card, ascent, campfire, format_cards, parse_card, parse_cards
+from model.cards import (
+    BRIDGE_CARD,
+    SUMMIT_CARD,
+    Card,
+    ascent,
+    campfire,
+    format_cards,
+    parse_card,
+    parse_cards,
+)
 from model.deal import Deal, SplitMix64, shuffle
 from model.errors import (
     AscentError,

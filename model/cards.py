@@ -138,7 +138,7 @@ def _parse(token: str) -> Card:
             return campfire(col)
         raise CardSyntaxError(token, reason=f"unknown colour {t[1]!r}")
     # ASCII digits only, and at most 9 of them: parsing stays linear in the token's length
-    # (issue 7: a 400,000-digit token took seconds) and int() never sees 4,300 digits
+    # (a 400,000-digit token took seconds) and int() never sees 4,300 digits
     i = 0
     while i < len(t) and i < 10 and "0" <= t[i] <= "9":
         i += 1

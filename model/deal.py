@@ -92,7 +92,7 @@ class Deal:
     seed: int | None = None
 
     @classmethod
-    def from_seed(cls, seed: int, players: int = 1, rules: RuleSet = STANDARD) -> "Deal":
+    def from_seed(cls, seed: int, players: int = 1, rules: RuleSet = STANDARD) -> Deal:
         """Deal number ``seed`` (any integer ≥ 0) for ``players`` (1–5) players (R13)."""
         check_players(players)
         if not isinstance(seed, int) or seed < 0 or seed > MASK64:
@@ -102,7 +102,7 @@ class Deal:
         return cls(players, tuple(tuple(d) for d in decks), rules, seed)
 
     @classmethod
-    def from_decks(cls, decks: Sequence[Sequence[Card]], rules: RuleSet = STANDARD) -> "Deal":
+    def from_decks(cls, decks: Sequence[Sequence[Card]], rules: RuleSet = STANDARD) -> Deal:
         """A deal typed in from a real table: one deck per player, top card first.
 
         Raises :class:`~model.errors.InvalidDealError` unless the decks together hold exactly
@@ -149,7 +149,7 @@ def check_subset(cards: Sequence[Card], rules: RuleSet, what: str) -> dict[Card,
 
 def check_complete(cards: Sequence[Card], rules: RuleSet, what: str) -> None:
     """Raise :class:`InvalidDealError` unless ``cards`` are exactly the rule set's deck. One
-    message names every extra and every missing card (issue 7), e.g. ``the decks hold 3
+    message names every extra and every missing card, e.g. ``the decks hold 3
     copies of 7r; the deck has 2 · missing: 10r (1 of 2) (85 cards given, 85 needed)``."""
     counts = count_cards(cards)
     for card in sorted(counts, key=Card.sort_key):

@@ -7,7 +7,7 @@ can print it as-is and exit non-zero.
 
 from __future__ import annotations
 
-#: The longest piece of the user's input an error message quotes (issue 7: a 400 KB token
+#: The longest piece of the user's input an error message quotes (a 400 KB token
 #: must not become a 400 KB "one-line" error).
 QUOTE_LIMIT = 40
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator, Sequence, cast
 
 from model.cards import Card, sort_cards
 from model.deal import Deal, check_players, check_subset, count_cards
@@ -82,7 +82,7 @@ class Game:
         check_players(deal.players)
         self.rules: RuleSet = deal.rules
         self.players: int = deal.players
-        self.deal = deal
+        self.deal: Deal | None = deal  # None for a bare position (Game.from_position)
         self.mountain: list[list[Card]] = [[] for _ in range(self.rules.peak_row)]
         self.decks: list[list[Card]] = [list(d) for d in deal.decks]
         self.hands: list[list[Card]] = [[] for _ in range(self.players)]
@@ -405,7 +405,7 @@ class Game:
         """For ``legal --explain goat``: each goat group and each slot above it within the
         goats' reach, with why the move is refused (``G2``/``G4``/``G6`` and the reason) or
         ``legal``. Rows ``(row, slot, to_row, to_slot, ruling_or_None, text)``."""
-        out = []
+        out: list[tuple[int, int, int, int, str | None, str]] = []
         top = self.rules.goat_top_row
         for r, s in sorted(set(self.goats)):
             n = sum(1 for g in self.goats if g == (r, s))
@@ -457,9 +457,10 @@ class Game:
         for card in sorted(set(self.hands[p]), key=Card.sort_key):
             for r, s, r2, s2 in self.candidate_targets(card):
                 ruling, cost = self.why_not(card, r, s, r2, s2, player=p)
-                if ruling is None:
-                    yield Placement(card, r, s, cost, r2, s2,
-                                    onto_bridge=bool(self.card_at(r, s) and self.card_at(r, s).is_bridge))
+                if ruling is None:  # then cost is the number of discards (an int)
+                    there = self.card_at(r, s)
+                    yield Placement(card, r, s, cast(int, cost), r2, s2,
+                                    onto_bridge=there is not None and there.is_bridge)
 
     def discard_choices(self, hand: Sequence[Card], k: int) -> list[tuple[Card, ...]]:
         """The distinct multisets of ``k`` cards from ``hand`` (copies are interchangeable)."""
@@ -500,8 +501,8 @@ class Game:
         if card.is_campfire:
             for r in range(1, rules.rows + 1):
                 for s in range(1, len(self.mountain[r - 1]) + 1):
-                    tos = [(r2, self.next_slot(r2)) for r2 in range(r + 1, rules.rows + 1)
-                           if self.next_slot(r2) is not None] or [(0, 0)]
+                    tos = [(r2, s2) for r2 in range(r + 1, rules.rows + 1)
+                           if (s2 := self.next_slot(r2)) is not None] or [(0, 0)]
                     targets.extend((r, s, r2, s2) for r2, s2 in tos)
         else:
             for r in range(1, rules.peak_row + 1):
@@ -511,10 +512,7 @@ class Game:
             targets.extend((r, s, 0, 0) for r, s in self.bridges())
         for r, s, r2, s2 in targets:
             ruling, info = self.why_not(card, r, s, r2, s2)
-            if ruling is None:
-                text = f"legal, costs {info}"
-            else:
-                text = str(info)
+            text = f"legal, costs {info}" if ruling is None else str(info)
             out.append((r, s, r2, s2, ruling, text))
         return out
 
@@ -555,7 +553,8 @@ class Game:
             raise IllegalMoveError(ruling, str(info))
         cost = int(info)
         if len(move.discard) != cost:
-            raise IllegalMoveError("R6", f"this placement costs {count_text(cost, 'discard')}, {len(move.discard)} given")
+            raise IllegalMoveError(
+                "R6", f"this placement costs {count_text(cost, 'discard')}, {len(move.discard)} given")
         hand[move.card] -= 1
         self._check_in_hand(hand, move.discard, "to pay with (besides the card played)")
         return cost
@@ -685,7 +684,7 @@ class Game:
         out: Sequence[Card] | None = None,
         turn: int = 0,
         goats: Sequence[tuple[int, int]] | None = None,
-    ) -> "Game":
+    ) -> Game:
         """A mid-game position. ``mountain`` rows bottom first (missing rows are empty),
         ``to_move`` 0-based; ``out`` defaults to every card not elsewhere.
 
@@ -748,7 +747,7 @@ class Game:
         game.goats = _check_goats(rules, rows, goats)
         return game
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         """An independent copy of the position (without the move history)."""
         return Game.from_parts(self.rules, self.mountain, self.hands, self.decks,
                                self.to_move, self.out, self.turn,
@@ -758,7 +757,7 @@ class Game:
         """A hashable key of everything that decides the future (not the history). After
         the winning Summit no player is to move: the fourth item is then ``None``; with
         ``goats=on`` the goats' places are a fifth item."""
-        key = (
+        key: tuple = (
             tuple(tuple(r) for r in self.mountain),
             tuple(tuple(h) for h in self.hands),
             tuple(tuple(d) for d in self.decks),

@@ -99,7 +99,7 @@ class Move:
         return d
 
     @classmethod
-    def from_json(cls, d: Any, number: int | None = None) -> "Move":
+    def from_json(cls, d: Any, number: int | None = None) -> Move:
         """Parse one move dict. Raises :class:`~model.errors.RecordError` (or
         :class:`~model.errors.CardSyntaxError`) naming the move ``number`` and the bad field."""
         at = f"move {number}: " if number is not None else ""
@@ -125,7 +125,7 @@ class Move:
                        whole("to_slot"))
         unused = {DISCARD: ("card", "row", "slot", "to_row", "to_slot"),
                   PLACE: ("to_row", "to_slot"), CAMPFIRE: ()}[kind]
-        for key in unused:  # empty values of unused fields are accepted (issue 7)
+        for key in unused:  # empty values of unused fields are accepted
             if not _is_empty(d.get(key)) and not (
                     kind == DISCARD and key == "card" and d.get(key) in _texts(d.get("discard"))):
                 raise RecordError(f"{at}a {kind} move has no {key} (got {quoted(d[key])}); "

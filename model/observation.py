@@ -46,7 +46,7 @@ from model.cards import Card, sort_cards
 from model.deal import count_cards
 from model.errors import InvalidDealError
 from model.game import Game
-from model.moves import DISCARD, Move
+from model.moves import Move
 from model.rules import RuleSet
 
 

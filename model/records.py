@@ -34,17 +34,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from model.cards import parse_card
+from model.cards import Card, parse_card
 from model.deal import Deal
 from model.errors import AscentError, CardSyntaxError, IllegalMoveError, RecordError, quoted
 from model.game import Game
 from model.moves import Move
 from model.rules import RuleSet
 
-
 #: The largest input (file or standard input) that is read, in bytes: 8 MiB. A full game
 #: record is a few tens of kilobytes; anything larger is refused with one line before it is
-#: read whole (issue 7: ``ascent show /dev/zero`` grew until MemoryError).
+#: read whole (``ascent show /dev/zero`` grew until MemoryError).
 MAX_INPUT_BYTES = 8 * 1024 * 1024
 
 
@@ -175,9 +174,9 @@ def deal_from_data(raw: Any, rules: RuleSet) -> Deal:
         raise RecordError(f"deal.players is {quoted(players)} but {len(decks)} decks are given")
     seed = raw.get("seed")
     deal = Deal.from_decks(decks, rules)
-    if isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0:
-        if Deal.from_seed(seed, players, rules).decks == deal.decks:
-            deal = Deal(deal.players, deal.decks, rules, seed)
+    if (isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0
+            and Deal.from_seed(seed, players, rules).decks == deal.decks):
+        deal = Deal(deal.players, deal.decks, rules, seed)
     return deal
 
 
@@ -235,7 +234,7 @@ class Plan:
         return d
 
     @classmethod
-    def from_json(cls, data: Any) -> "Plan":
+    def from_json(cls, data: Any) -> Plan:
         """Parse a record (from a deal, or from a position: ``{"position", "moves"}``);
         :class:`RecordError` (or another :class:`AscentError`) if bad."""
         if not isinstance(data, dict) or ("deal" not in data and "position" not in data):
@@ -254,7 +253,7 @@ class Plan:
         extra = {k: v for k, v in data.items() if k not in ("deal", "rules", "moves")}
         return cls(deal, moves, extra)
 
-    def replay(self, upto: int | None = None) -> "Replay":
+    def replay(self, upto: int | None = None) -> Replay:
         """Replay the first ``upto`` moves (all by default) through :class:`Game`."""
         return replay(self.start, self.moves[:upto] if upto is not None else self.moves)
 
@@ -341,7 +340,7 @@ def parse_deal_text(text: str, rules: RuleSet | None = None) -> Deal:
     A line may start with its player's label ``P1:``, ``P2:``... (as ``ascent deal``
     writes it); labels must come in order, and a labelled line with no cards is an empty
     deck. Raises :class:`RecordError` naming the line of a bad card or label."""
-    decks = []
+    decks: list[list[Card]] = []
     options: list[str] = []
     for lineno, line in enumerate(text.splitlines(), start=1):
         line = line.split("#", 1)[0].strip()
@@ -391,9 +390,10 @@ def load(path: str | Path, rules: RuleSet | None = None) -> tuple[str, Any]:
     """Read a file and say what it holds: ``("plan", Plan)``, ``("position", Game)`` or
     ``("deal", Deal)``. JSON (text starting with ``{`` or ``[``, or any file named
     ``*.json``) is recognised by its keys; other text is read as a typed-in deal; a
-    solver's ``--json`` answer is read as its plan (see :func:`plan_of_answer`); a record from a position (``{"position", "moves"}``) as a
-    plan from that position; the output of ``ascent replay --json`` as its final position. Errors are :class:`AscentError` with a one-line message naming
-    the file."""
+    solver's ``--json`` answer is read as its plan (see :func:`plan_of_answer`); a record
+    from a position (``{"position", "moves"}``) as a plan from that position; the output of
+    ``ascent replay --json`` as its final position. Errors are :class:`AscentError` with a
+    one-line message naming the file."""
     text = read_text(path)
     stripped = text.lstrip()
     try:

@@ -162,12 +162,12 @@ class RuleSet:
     # ---- presets and options -------------------------------------------------------------
 
     @classmethod
-    def standard(cls) -> "RuleSet":
+    def standard(cls) -> RuleSet:
         """The real game with the default rulings."""
         return cls()
 
     @classmethod
-    def tiny(cls) -> "RuleSet":
+    def tiny(cls) -> RuleSet:
         """3 rows + peak (4+3+2+1 = 10 slots), values 1–4 in 2 colours, 2 copies, 1 Campfire
         per colour, 1 Bridge, 1 Summit: 16 + 2 + 1 + 1 = 20 cards; hands of 3."""
         return cls(
@@ -176,7 +176,7 @@ class RuleSet:
         )
 
     @classmethod
-    def from_options(cls, options: Iterable[str] | Mapping[str, Any] | None = None) -> "RuleSet":
+    def from_options(cls, options: Iterable[str] | Mapping[str, Any] | None = None) -> RuleSet:
         """Build a rule set from ``K=V`` strings or a mapping of option names to values.
 
         The ``preset`` option (``standard`` or ``tiny``) is applied first, then the others.

@@ -9,7 +9,8 @@ the generator has changed since), and writes a temporary file in the same direct
 then hard-linked into place (an atomic create-if-absent) and removed, so a file is whole or
 absent, even after Ctrl-C or ``kill -9``.
 
-:func:`check_archive` re-verifies an archive (see its docstring).
+:func:`puzzles.check.check_archive` re-verifies an archive, and :func:`puzzles.check.find`
+gives out one checked record.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from model.files import write_new_text
-from puzzles.dates import KINDS, SIZES
 
 _NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(deal|position)-(full|mini)\.json$")
 
@@ -101,31 +101,13 @@ def load_archive(root: str | Path) -> dict[tuple[str, str, str], dict[str, Any]]
     check_dir(root, writable=False)
     out = {}
     for p, date, kind, size in iter_files(root):
-        out[date.isoformat(), kind, size] = _read(p)
+        out[date.isoformat(), kind, size] = read_record(p)
     return out
 
 
-def find(root: str | Path, date: _dt.date, kind: str, size: str) -> dict[str, Any] | None:
-    """The archived record of ``date``/``kind``/``size``, or ``None`` if it is not there.
-
-    The record is checked before it is given out (the quick checks of
-    :func:`puzzles.check.check_record`: name, derivation of the date, deal or position,
-    solution replayed to a win spending par, grade): :class:`ArchiveError` for a file that
-    cannot be read or does not pass, its message naming the file relative to ``root``."""
-    from puzzles.check import check_record
-
-    p = path_for(root, date, kind, size)
-    if not p.is_file():
-        return None
-    rec = _read(p, root)
-    problems = check_record(rec, date, kind, size, quick=True)
-    if problems:
-        raise ArchiveError(f"{p.relative_to(root)}: not a valid puzzle record ({problems[0]}"
-                           + (f"; {len(problems) - 1} more problems)" if len(problems) > 1 else ")"))
-    return rec
-
-
-def _read(p: Path, root: str | Path | None = None) -> dict[str, Any]:
+def read_record(p: Path, root: str | Path | None = None) -> dict[str, Any]:
+    """The puzzle record in the archive file ``p``; :class:`ArchiveError` (naming the file
+    relative to ``root``, when given) for a file that cannot be read as JSON."""
     name = p.relative_to(root) if root is not None else p
     try:
         return json.loads(p.read_text(encoding="utf-8"))
@@ -133,5 +115,5 @@ def _read(p: Path, root: str | Path | None = None) -> dict[str, Any]:
         raise ArchiveError(f"{name}: unreadable puzzle file ({exc.__class__.__name__})") from None
 
 
-__all__ = ["ArchiveError", "KINDS", "SIZES", "dumps_record", "find", "load_archive",
-           "path_for", "write_new"]
+__all__ = ["ArchiveError", "dumps_record", "load_archive", "path_for", "read_record",
+           "write_new"]

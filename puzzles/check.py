@@ -1,7 +1,8 @@
 """Re-verify a daily puzzle archive (``ascent daily check DIR``).
 
 :func:`check_record` checks one puzzle record against its file name and the derivation of
-its date; :func:`check_archive` checks every file and that no day is missing. Problems come
+its date; :func:`check_archive` checks every file and that no day is missing; :func:`find`
+gives out one archived record, checked. Problems come
 back as one-line strings (an empty list: all is well).
 
 Checks of every file:
@@ -33,12 +34,12 @@ from __future__ import annotations
 import datetime as _dt
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from model.deal import Deal
 from model.errors import AscentError
 from model.records import Plan, position_from_data
-from puzzles.archive import dumps_record, iter_files
+from puzzles.archive import ArchiveError, dumps_record, iter_files, path_for, read_record
 from puzzles.dates import KINDS, SIZES, band_for, candidate
 from puzzles.grade import grade_of
 
@@ -75,6 +76,8 @@ def check_record(rec: Any, date: _dt.date, kind: str, size: str, quick: bool = F
         start = plan.extra.get("start_move")
         if not isinstance(start, int) or not 0 <= start <= len(plan.moves):
             return problems + [f"bad solution start_move {start!r}"]
+        if plan.deal is None:
+            return problems + ["unreadable record: the solution starts from a position, not a deal"]
         if plan.deal.decks != deal.decks or plan.deal.rules != rules:
             problems.append("the solution's deal is not the date's deal")
         if kind == "deal":
@@ -110,8 +113,9 @@ def check_record(rec: Any, date: _dt.date, kind: str, size: str, quick: bool = F
     except (AscentError, AttributeError, KeyError, TypeError, ValueError) as exc:
         return problems + [f"unreadable record: {exc}"]
     try:
-        thresholds = {(kind, size): tuple(gen.get("thresholds"))}
-        if rec.get("grade") != grade_of(kind, size, rec.get("score"), thresholds):
+        # whatever they hold: a bad one raises TypeError or ValueError, caught below
+        thresholds = {(kind, size): tuple(cast(list, gen.get("thresholds")))}
+        if rec.get("grade") != grade_of(kind, size, cast(float, rec.get("score")), thresholds):
             problems.append("the grade is not the band of the score")
     except (TypeError, ValueError):
         problems.append("bad score or thresholds")
@@ -184,3 +188,21 @@ def check_archive(root: str | Path, quick: bool = False, first: _dt.date | None 
                     problems.append(f"missing: {day.isoformat()} {kind} {size}")
             day += _dt.timedelta(days=1)
     return len(files), problems
+
+
+def find(root: str | Path, date: _dt.date, kind: str, size: str) -> dict[str, Any] | None:
+    """The archived record of ``date``/``kind``/``size``, or ``None`` if it is not there.
+
+    The record is checked before it is given out (the quick checks of
+    :func:`check_record`: name, derivation of the date, deal or position,
+    solution replayed to a win spending par, grade): :class:`ArchiveError` for a file that
+    cannot be read or does not pass, its message naming the file relative to ``root``."""
+    p = path_for(root, date, kind, size)
+    if not p.is_file():
+        return None
+    rec = read_record(p, root)
+    problems = check_record(rec, date, kind, size, quick=True)
+    if problems:
+        raise ArchiveError(f"{p.relative_to(root)}: not a valid puzzle record ({problems[0]}"
+                           + (f"; {len(problems) - 1} more problems)" if len(problems) > 1 else ")"))
+    return rec

@@ -23,7 +23,8 @@ Kinds and sizes:
   ``par_proven`` says whether it proved that no win spends fewer.
 * **position** puzzles are mid-game positions of real deals (1–5 players): the solver
   plays the deal until a few slots are left, a mostly greedy player takes over and loses,
-  and the puzzle is the last moment its game could still be won (:func:`cut_position`). Goal: win from the position (every seat is played, all cards known). ``par``
+  and the puzzle is the last moment its game could still be won (:func:`cut_position`).
+  Goal: win from the position (every seat is played, all cards known). ``par``
   is the fewest cards out of the game on a winning line, proven by exhaustive search.
   The solution's game record starts at the deal; the puzzle starts after move
   ``solution.start_move``.
@@ -38,7 +39,8 @@ Criteria (generator version 1), tried in the date's candidate order
 * deal: the solver wins; for ``mini`` the par is proven;
 * position: the last winnable position of the player's lost game
   (:func:`cut_position`), where one of the cheapest moves loses ("the tempting cheap move
-  loses", proven by the solver; the feature ``tempting_move``); at most half of the legal first moves keep a win ("only few lines"); the
+  loses", proven by the solver; the feature ``tempting_move``); at most half of the legal
+  first moves keep a win ("only few lines"); the
   shortest win takes at least 3 moves; the exhaustive search stays under
   :data:`MAX_STATES` states.
 
@@ -63,10 +65,8 @@ from model.deal import Deal, SplitMix64
 from model.game import Game
 from model.moves import Move
 from model.records import Plan, replay
-from solver.result import checked_plan
 from model.rules import RuleSet
 from puzzles.dates import (
-    GRADES,
     KINDS,
     SIZES,
     band_for,
@@ -76,6 +76,7 @@ from puzzles.dates import (
 from puzzles.grade import THRESHOLDS, grade_of, score
 from puzzles.keymoves import TooManyStates, state_key, win_graph
 from puzzles.playouts import greedy_choices, greedy_move, playout, playouts
+from solver.result import checked_plan
 
 GENERATOR_NAME = "ascent daily"
 GENERATOR_VERSION = 1
@@ -125,9 +126,8 @@ REJECTIONS: Counter = Counter()
 
 
 def rejected(reason: str) -> None:
-    """Count a rejected candidate under ``reason``; returns ``None``."""
+    """Count a rejected candidate under ``reason``."""
     REJECTIONS[reason] += 1
-    return None
 
 
 class GenerationError(RuntimeError):
@@ -161,7 +161,7 @@ def evaluate_deal(cand: dict[str, int], size: str) -> dict[str, Any] | None:
     """Measure deal candidate ``cand`` (``{"seed", "players"}``): the partial record
     (rules, deal, goal, par, features, key moves, solution) or ``None`` if it fails the
     criteria."""
-    from solver.dfs import heuristic_win
+    from solver.heuristic import heuristic_win
 
     rules = RULES[size]
     deal = Deal.from_seed(cand["seed"], 1, rules)
@@ -231,7 +231,7 @@ def deal_hints(deal: Deal, par_moves: list[Move]) -> list[dict[str, Any]]:
     :class:`~model.errors.IllegalMoveError` for an illegal move among those it plays (it
     stops at the last hint: the rest of the line is not checked here)."""
     g = Game(deal)
-    hints = []
+    hints: list[dict[str, Any]] = []
     for m in par_moves:
         if len(hints) == MAX_DEAL_HINTS:
             break
@@ -264,7 +264,8 @@ def cut_position(cand: dict[str, int], size: str) -> tuple[Deal, list[Move], Mov
     """Where the candidate's puzzle starts: ``(deal, moves from the deal's start, the
     tempting losing move)``, or ``None``.
 
-    The solver's beam (:func:`solver.heuristic_win`) plays the deal (every seat) until at most ``hi`` empty slots are left
+    The solver's beam (:func:`solver.heuristic_win`) plays the deal (every seat) until at
+    most ``hi`` empty slots are left
     (``hi`` = ``CUT_EMPTY[size][1]``, less 1 on odd playout draws). From there a player
     takes over: at each turn, with chance 1/:data:`EPSILON_DEN` a uniformly random legal
     move, else a noisy greedy one (:mod:`puzzles.playouts`), every choice drawn from
@@ -273,14 +274,15 @@ def cut_position(cand: dict[str, int], size: str) -> tuple[Deal, list[Move], Mov
     back from the end). It needs at least ``CUT_EMPTY[size][0]`` empty slots, and one of
     its cheapest moves must lose: the player's move there if it was one, else the first
     losing one of :func:`losing_cheap_move` (the tempting move)."""
-    from solver.dfs import heuristic_win
+    from solver.heuristic import heuristic_win
 
     rules = RULES[size]
     deal = Deal.from_seed(cand["seed"], cand["players"], rules)
     limit = NODE_LIMITS["position", size]
     line = heuristic_win(deal, beam_schedule=CUT_BEAMS[size])
     if line is None:
-        return rejected("deal not won")
+        rejected("deal not won")
+        return None
     rng = SplitMix64(cand["playout"])
     lo, hi = CUT_EMPTY[size]
     hi -= rng.next() % 2
@@ -299,24 +301,28 @@ def cut_position(cand: dict[str, int], size: str) -> tuple[Deal, list[Move], Mov
         g.push(m)
         moves.append(m)
     if g.is_won():
-        return rejected("player won")
+        rejected("player won")
+        return None
     i = len(moves)
     while True:  # back from the end: the last position still won
         g.pop()
         i -= 1
         v = "win" if i == takeover else _solve(g.copy(), node_limit=limit).verdict
         if v == "unknown":
-            return rejected("solver limit")
+            rejected("solver limit")
+            return None
         if v == "win":
             break
     if empty_slots(g) < lo:
-        return rejected("too few empty slots")
+        rejected("too few empty slots")
+        return None
     pos = g.copy()
-    tempting = moves[i]
+    tempting: Move | None = moves[i]
     if tempting not in greedy_choices(pos):  # a random move lost: is a cheap one losing?
         tempting = losing_cheap_move(pos, limit)
         if tempting is None:
-            return rejected("no losing cheap move")
+            rejected("no losing cheap move")
+            return None
     return deal, moves[:i], tempting
 
 
@@ -334,17 +340,20 @@ def evaluate_position(cand: dict[str, int], size: str) -> dict[str, Any] | None:
     try:
         wg = win_graph(start, MAX_STATES[size])
     except TooManyStates:
-        return rejected("too many states")
+        rejected("too many states")
+        return None
     first = wg.legal_count[wg.root]
     winning_first = len(wg.winning_first_moves())
     if not wg.winnable or tempting in wg.winning_first_moves():
         raise AssertionError("the exhaustive search disagrees with the solver")
     if 2 * winning_first > first:
-        return rejected("many winning first moves")
+        rejected("many winning first moves")
+        return None
     par, line = wg.cheapest_line()
     shortest = _shortest(wg)
     if shortest < 3:
-        return rejected("short")
+        rejected("short")
+        return None
     keys = wg.key_moves()
     n = PLAYOUTS[size]
     noisy = playouts(start, "greedy", cand["playout"] ^ 0x5DEECE66D, n)
@@ -466,5 +475,5 @@ def record(date: _dt.date, kind: str, size: str, k: int, cand: dict[str, int],
     return out
 
 
-__all__ = ["GENERATOR_VERSION", "GRADES", "GenerationError", "MINI_RULES", "puzzle_for",
+__all__ = ["GENERATOR_VERSION", "GenerationError", "MINI_RULES", "puzzle_for",
            "evaluate", "record"]

@@ -93,7 +93,7 @@ def check_date(date: _dt.date) -> None:
 
 def today_utc() -> _dt.date:
     """Today's date in UTC (the day boundary of the daily puzzles)."""
-    return _dt.datetime.now(_dt.timezone.utc).date()
+    return _dt.datetime.now(_dt.UTC).date()
 
 
 def day_number(date: _dt.date) -> int:

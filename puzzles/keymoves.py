@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import networkx as nx
 
@@ -53,7 +54,7 @@ class WinGraph:
     ``i``-th winning move of ``key`` takes out of the game; ``states``: states explored.
     """
 
-    root: tuple
+    root: str
     winning: set = field(default_factory=set)
     edges: dict = field(default_factory=dict)
     legal_count: dict = field(default_factory=dict)
@@ -65,10 +66,10 @@ class WinGraph:
     def winnable(self) -> bool:
         return self.root in self.winning
 
-    def digraph(self) -> nx.DiGraph:
+    def digraph(self) -> nx.DiGraph[Any]:
         """The networkx graph: state keys, edge nodes ``("move", key, i)`` for the ``i``-th
         winning move of ``key``, and the sink :data:`WIN_NODE`."""
-        g = nx.DiGraph()
+        g: nx.DiGraph[Any] = nx.DiGraph()
         g.add_node(self.root)
         for key, out in self.edges.items():
             for i, (_move, child) in enumerate(out):
@@ -79,15 +80,15 @@ class WinGraph:
             g.add_edge(key, WIN_NODE)
         return g
 
-    def key_moves(self) -> list[tuple[tuple, Move]]:
+    def key_moves(self) -> list[tuple[str, Move]]:
         """The key moves, in the order a winning line meets them: ``(state key, move)``.
         Empty when the start cannot be won."""
         if not self.winnable:
             return []
         g = self.digraph()
         idom = nx.immediate_dominators(g, self.root)
-        chain = []
-        node = WIN_NODE
+        chain: list[tuple[str, Move]] = []
+        node: Any = WIN_NODE  # a state key (str), an edge node or the sink (tuples)
         while node != self.root:
             node = idom[node]
             if isinstance(node, tuple) and len(node) == 3 and node[0] == "move":
@@ -100,7 +101,7 @@ class WinGraph:
         """The number of distinct winning move sequences from the start."""
         memo: dict = {}
 
-        def count(key: tuple) -> int:
+        def count(key: str) -> int:
             if key in memo:
                 return memo[key]
             n = 1 if key in self.won else sum(count(c) for _m, c in self.edges.get(key, ()))
@@ -113,7 +114,7 @@ class WinGraph:
         """The exact chance that uniformly random legal moves win from the start."""
         memo: dict = {}
 
-        def p(key: tuple) -> Fraction:
+        def p(key: str) -> Fraction:
             if key in memo:
                 return memo[key]
             if key in self.won:
@@ -131,11 +132,11 @@ class WinGraph:
         """The legal first moves that keep a win possible."""
         return [m for m, _c in self.edges.get(self.root, [])]
 
-    def lines(self, limit: int = 1000) -> list[list[tuple[tuple, Move]]]:
+    def lines(self, limit: int = 1000) -> list[list[tuple[str, Move]]]:
         """Up to ``limit`` winning lines, each a list of ``(state key, move)`` (for tests)."""
         out: list = []
 
-        def walk(key: tuple, acc: list) -> None:
+        def walk(key: str, acc: list) -> None:
             if len(out) >= limit:
                 return
             if key in self.won:
@@ -157,7 +158,7 @@ class WinGraph:
             raise ValueError("the position cannot be won")
         memo: dict = {}
 
-        def best(key: tuple) -> int:
+        def best(key: str) -> int:
             if key in memo:
                 return memo[key]
             if key in self.won:

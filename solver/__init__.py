@@ -3,12 +3,12 @@
 starts from a deal's first move or from any fully known :class:`model.game.Game` position.
 Every plan a solver returns has been replayed by :mod:`model`."""
 
-from solver.beam import heuristic_win
-from solver.exhaustive import solve
+from solver.exhaustive import solve as _compact_solve
 from solver.generic import route as _route_rules
+from solver.heuristic import heuristic_win
+from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolverBug, SolveResult
 
-solve = _route_rules(solve)  # rule sets the compact DFS does not model (goats=on): generic
-from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolveResult, SolverBug
+solve = _route_rules(_compact_solve)  # rule sets the compact DFS does not model (goats=on)
 
 __all__ = ["LOSS", "OBJECTIVES", "SolveResult", "SolverBug", "UNKNOWN", "WIN", "heuristic_win",
            "solve"]

@@ -1,4 +1,4 @@
-"""The analysis board (issue 8): the best next moves of a position and where a game was lost.
+"""The analysis board: the best next moves of a position and where a game was lost.
 
 * :func:`hint`: every placement of the player to move (a discard-2 turn counts as one),
   rated by the verdict and the best objective value after it, the way a chess engine's
@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from model.deal import Deal
-from model.errors import IllegalMoveError
 from model.game import Game
 from model.moves import Move
 from model.records import replay
@@ -166,7 +165,7 @@ def hint(game: Game, objective: str = "none", time_limit: float | None = 10.0,
         for i, key in enumerate(keys):
             share = left()
             is_first = first is not None and key == placement_key(first)
-            if interrupted and is_first:
+            if interrupted and is_first and first is not None:
                 # interrupted: the root's best line so far still rates its first move
                 ratings.append(MoveRating(first, WIN, root.value, root.optimal,
                                           root.bound if root.optimal else None,
@@ -258,7 +257,8 @@ def _rate(game: Game, moves: list[Move], objective: str, session: Session,
         # proven best for this placement when no other way to pay can do better
         lows = [None if r.bound is None else c + r.bound for _, c, r in tried
                 if r.verdict != LOSS]
-        bound = None if not complete or any(b is None for b in lows) else min(lows)
+        bound = (None if not complete or any(b is None for b in lows)
+                 else min(b for b in lows if b is not None))
         rating.value = value
         rating.bound = bound
         rating.optimal = bound == value
@@ -382,9 +382,8 @@ def _fill_in(found: dict[int, PositionVerdict], moves: list[Move], games: list[G
                                          p.seconds if p is not None else 0.0)
     for i in range(1, n + 1):
         before = pos[i - 1]
-        if before is not None and before.verdict == LOSS and (pos[i] is None
-                                                               or pos[i].verdict != LOSS):
-            old = pos[i]
+        old = pos[i]
+        if before is not None and before.verdict == LOSS and (old is None or old.verdict != LOSS):
             pos[i] = PositionVerdict(i, LOSS, derived=True,
                                      nodes=old.nodes if old is not None else 0,
                                      seconds=old.seconds if old is not None else 0.0)
@@ -450,7 +449,7 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
         a, b = positions[k - 1], positions[k]
         extra = None
         if (objective != "none" and a.verdict == WIN and b.verdict == WIN and a.optimal
-                and b.optimal):
+                and b.optimal and a.value is not None and b.value is not None):
             extra = move_cost(games[k - 1], moves[k - 1], objective) + b.value - a.value
         spent.append(extra)
     losing = next((k for k in range(1, n + 1) if positions[k - 1].verdict == WIN
@@ -469,5 +468,5 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
                     best_instead, line, stats)
 
 
-__all__ = ["Analysis", "Hint", "IllegalMoveError", "MoveRating", "PositionVerdict", "analyse",
+__all__ = ["Analysis", "Hint", "MoveRating", "PositionVerdict", "analyse",
            "hint", "move_cost", "placement_key", "positions_of"]

@@ -5,19 +5,14 @@ cards (a Bridge on the mountain counts as a card to spend; ties: most cards plac
 players: a penalty for a player about to run out of cards), each placement expanded with
 only its first ways to pay. :data:`DEFAULT_BEAM_SCHEDULE` runs beams of growing width.
 Heuristic: a beam that finds nothing proves nothing; the exhaustive search
-(:mod:`solver.exhaustive`) decides. :func:`heuristic_win` runs the beams alone.
+(:mod:`solver.exhaustive`) decides. :func:`solver.heuristic.heuristic_win` runs the beams
+alone.
 """
 
 from __future__ import annotations
 
-import time
-
-from model.deal import Deal
-from model.game import Game
-from model.moves import Move
 from solver.bounds import Bounds
-from solver.result import OBJECTIVES
-from solver.state import INF, M_DISCARD, Stop
+from solver.state import INF, M_DISCARD, NodeLimits, Stop
 
 DEFAULT_BEAM_SCHEDULE: tuple[tuple[int, int], ...] = (
     (8, 2), (16, 1), (64, 2), (64, 1), (256, 1), (256, 2))
@@ -25,11 +20,11 @@ DEFAULT_BEAM_SCHEDULE: tuple[tuple[int, int], ...] = (
 #: Wider beams that :func:`solver.solve` runs after the default schedule for ``waste`` and
 #: ``turns`` when the compiled core runs the beam (about 3 s on a standard solo deal; the
 #: pure-Python beam would take minutes): on solo seeds 1–3 they found wins of 18, 20 and 21
-#: cards where the default schedule's best were 19, 23 and 24 (issue 11).
+#: cards where the default schedule's best were 19, 23 and 24.
 WIDE_BEAM_SCHEDULE: tuple[tuple[int, int], ...] = ((4096, 2), (16384, 2))
 
 
-class Beam(Bounds):
+class Beam(Bounds, NodeLimits):
     """Beam search on a :class:`~solver.state.State` (with its bounds); uses the search's
     node counter and limits (``nodes``, ``next_check``, ``_check_limits``)."""
 
@@ -37,7 +32,7 @@ class Beam(Bounds):
     next_check: int
     best_progress: int
     best_line: list[tuple]
-    win_line: list[tuple] | None
+    win_line: list[tuple]
     stopped: bool
     interrupted: bool
 
@@ -56,7 +51,7 @@ class Beam(Bounds):
         nothing.
         """
         start = self.snapshot()
-        layer = [(start, [])]
+        layer: list[tuple[tuple, list[tuple]]] = [(start, [])]
         total = self._slots_total
         found = False
         waste_mode = self.objective == "waste"
@@ -167,24 +162,3 @@ class Beam(Bounds):
         except Stop:
             self.stopped = True
         return best
-
-
-def heuristic_win(start: Deal | Game, objective: str = "none", time_limit: float | None = None,
-                  beam_schedule: tuple[tuple[int, int], ...] = DEFAULT_BEAM_SCHEDULE
-                  ) -> list[Move] | None:
-    """The beam phase of :func:`solve` alone: a winning move list from ``start`` (a deal's
-    first move, or a fully known :class:`~model.game.Game` position), or ``None`` when no
-    beam of the schedule finds one within ``time_limit`` seconds. Heuristic: ``None`` proves
-    nothing. Used to give CP-SAT a solution hint (:func:`solver.cpsat.solve_cpsat`)."""
-    if objective not in OBJECTIVES:
-        raise ValueError(f"unknown objective {objective!r}; valid: {', '.join(OBJECTIVES)}")
-    if isinstance(start, Game) and start.is_won():
-        return []
-    from solver.exhaustive import Search, Switches
-
-    deadline = time.monotonic() + time_limit if time_limit is not None else None
-    s = Search(start, objective, Switches(), deadline, None)
-    best = s.beams(beam_schedule)
-    if s.interrupted:  # Ctrl-C is the user's, not a limit: pass it on
-        raise KeyboardInterrupt
-    return s.to_moves(best) if best is not None else None

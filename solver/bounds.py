@@ -6,10 +6,11 @@ and Bridges of rows ≥ h (R4: each such card fills at most one of them); (c) th
 cannot cover the empty slots and the Bridges to replace, in all and (2–5 players, R12) for
 each player's turns; (d) the objective's lower bound exceeds the budget (turns: one move per
 slot still to fill, and 2–5 players the turn order, see
-:meth:`solver.windows.PlayerWindows.players_turns_bound`; waste: every Bridge on the mountain, and solo the deck prefix that must
-be drawn, see :meth:`Bounds.waste_lower_bound`; 2–5 players each player's own deck window,
-see :meth:`solver.windows.PlayerWindows.players_window_bound`). Every bound is a cost *to go*, so it holds
-from any start position.
+:meth:`solver.windows.PlayerWindows.players_turns_bound`; waste: every Bridge on the
+mountain, and solo the deck prefix that must be drawn, see :meth:`Bounds.waste_lower_bound`;
+2–5 players each player's own deck window, see
+:meth:`solver.windows.PlayerWindows.players_window_bound`). Every bound is a cost *to go*, so
+it holds from any start position.
 """
 
 from __future__ import annotations
@@ -86,17 +87,20 @@ class Bounds(PlayerWindows, State):
         deck = self.decks[0]
         n = len(deck)
         mr = self.t.maxrow
-        self.qual_pos = [[]] + [[i for i, c in enumerate(deck) if mr[c] >= h] for h in range(1, self.R + 1)]
-        self.qual_before = [[]]
+        qual_before: list[list[int]] = [[]]
         for h in range(1, self.R + 1):
             before = [0] * (n + 1)
             for i, c in enumerate(deck):
                 before[i + 1] = before[i] + (mr[c] >= h)
-            self.qual_before.append(before)
+            qual_before.append(before)
         nxt = [INF] * (n + 1)
         for i in range(n - 1, -1, -1):
             nxt[i] = i if deck[i] == self.t.summit else nxt[i + 1]
-        self.next_summit = nxt
+        # all three at once, qual_pos last (waste_lower_bound tests for it): a Ctrl-C that
+        # lands while they are computed leaves none of them half-made
+        self.qual_before, self.next_summit = qual_before, nxt
+        self.qual_pos: list[list[int]] = [[]] + [[i for i, c in enumerate(deck) if mr[c] >= h]
+                                                 for h in range(1, self.R + 1)]
 
     def waste_lower_bound(self, budget: int = INF) -> int:
         """Cards that must still leave the game (INF if no win is possible; with ``budget``,
@@ -189,7 +193,7 @@ class Bounds(PlayerWindows, State):
                     if kind[c] != K_ASCENT or not rem[c] or maxrow[c] < r + 1:
                         continue
                     col = colour[c]
-                    if col == lc or col == rc:
+                    if col in (lc, rc):
                         continue
                     v = value[c]
                     a = min(abs(v - x) if x >= 0 else 0 for x in left)

@@ -586,7 +586,7 @@ def solve_cpsat(
     ``workers`` and ``seed`` are CP-SAT's ``num_workers`` and ``random_seed``; with the same
     values (and ``workers=1``) the plan is reproducible. ``hint``: a known winning move list
     to add as solution hints, or ``"beam"``: first run the DFS's beam phase
-    (:func:`solver.dfs.heuristic_win`, at most half of ``time_limit``) and hint its win, if
+    (:func:`solver.heuristic.heuristic_win`, at most half of ``time_limit``) and hint its win, if
     any. A hint only guides the search: a ``win`` is still a solution of this model,
     replayed by :mod:`model`, and ``loss`` and optimality are CP-SAT's own proofs.
     ``stats["hint"]`` says where the hint came from. ``verbose`` prints the CP-SAT search
@@ -622,7 +622,7 @@ def solve_cpsat(
     if isinstance(hint, str):
         if hint != "beam":
             raise ValueError(f"hint must be a move list, 'beam' or None, not {hint!r}")
-        from solver.dfs import heuristic_win
+        from solver.heuristic import heuristic_win
 
         share = None if time_limit is None else time_limit / 2
         try:

@@ -55,7 +55,7 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 from ortools.sat.python import cp_model
 
@@ -117,7 +117,7 @@ class LossData:
     campfire_paid: bool
 
     @classmethod
-    def of(cls, start: Deal | Game) -> "LossData":
+    def of(cls, start: Deal | Game) -> LossData:
         """The data of ``start`` (a deal's first move, or any fully known position). Raises
         ``ValueError`` for a won position or the Goats module."""
         game = Game(start) if isinstance(start, Deal) else start
@@ -134,8 +134,8 @@ class LossData:
             for k, c in enumerate(game.mountain[r]):
                 fixed[r, k] = c
         empty = [s for s in slots if s not in fixed]
-        cards = []
-        n_cards = []
+        cards: list[SeqCard] = []
+        n_cards: list[int] = []
         for q in range(game.players):
             seq = list(game.hands[q]) + list(game.decks[q])
             cards.extend(SeqCard(q, i, c) for i, c in enumerate(seq))
@@ -273,20 +273,20 @@ class LossModel:
                 continue
             self.val[s] = m.NewIntVar(0, d.values, f"val_r{s[0]}_s{s[1]}")
             self.col[s] = m.NewIntVar(0, ncol, f"col_r{s[0]}_s{s[1]}")
-            b, c = [], []
+            bridges, camps = [], []
             for ci, v in e.choice.items():
                 card = cards[ci].card
                 if card.is_ascent:
                     m.Add(self.val[s] == card.value).OnlyEnforceIf(v)
                     m.Add(self.col[s] == d.colours.index(card.colour) + 1).OnlyEnforceIf(v)
                 elif card.is_bridge:
-                    b.append(v)
+                    bridges.append(v)
                     m.Add(self.val[s] == 0).OnlyEnforceIf(v)
                     m.Add(self.col[s] == 0).OnlyEnforceIf(v)
                 else:
-                    c.append(v)
-            self.is_bridge[s] = self._sum_bool(b)
-            self.is_camp[s] = self._sum_bool(c)
+                    camps.append(v)
+            self.is_bridge[s] = self._sum_bool(bridges)
+            self.is_camp[s] = self._sum_bool(camps)
         self.rval: dict[tuple[int, int], Any] = {}
         self.rcol: dict[tuple[int, int], Any] = {}
         for s, e in self.rep.items():
@@ -319,23 +319,23 @@ class LossModel:
         self.before: dict[tuple[int, int], Any] = {}
         for a, b in itertools.permutations(range(E), 2):
             ea, eb = self.events[a], self.events[b]
-            q = m.NewBoolVar(f"before_{a}_{b}")
+            lit = m.NewBoolVar(f"before_{a}_{b}")
             both = [x for x in (ea.present, eb.present) if x is not None]
             for x in both:
-                m.AddImplication(q, x)
-            m.Add(ea.tau < eb.tau).OnlyEnforceIf(q)
-            m.Add(ea.tau > eb.tau).OnlyEnforceIf([q.Not()] + both)
-            self.before[a, b] = q
+                m.AddImplication(lit, x)
+            m.Add(ea.tau < eb.tau).OnlyEnforceIf(lit)
+            m.Add(ea.tau > eb.tau).OnlyEnforceIf([lit.Not()] + both)
+            self.before[a, b] = lit
         # same[a, b]: a and b are made by the same player
         self.same: dict[tuple[int, int], Any] = {}
         for a, b in itertools.combinations(range(E), 2):
             ea, eb = self.events[a], self.events[b]
             if P == 1:
                 both = [x for x in (ea.present, eb.present) if x is not None]
-                s = self._and(both) if both else None
+                same = self._and(both) if both else None
             else:
-                s = self._or([self._and([ea.player[q], eb.player[q]]) for q in range(P)])
-            self.same[a, b] = self.same[b, a] = s
+                same = self._or([self._and([ea.player[q], eb.player[q]]) for q in range(P)])
+            self.same[a, b] = self.same[b, a] = same
         # consumption: u = 2·k + Σ (cost − 1) over the mover's earlier events
         self.earlier: dict[int, Any] = {}
         for b, eb in enumerate(self.events):
@@ -380,9 +380,8 @@ class LossModel:
                     if j0[0] >= r or j0[0] >= d.R:
                         continue
                     f = d.fixed.get(j0)
-                    if f is not None and not (f.is_ascent and f.colour == colour):
-                        if not f.is_bridge:
-                            continue  # a Bridge's slot: its replacement may be a source
+                    if f is not None and not (f.is_ascent and f.colour == colour) and not f.is_bridge:
+                        continue  # (a Bridge's slot: its replacement may be a source)
                     if f is not None and f.is_ascent and f.value < r + 1:
                         continue  # R4: this card cannot go up to row r (a fact of the position)
                     q = m.NewBoolVar(f"src_c{ci}_from_r{j0[0]}_s{j0[1]}_to_r{r}_s{j[1]}")
@@ -422,7 +421,7 @@ class LossModel:
         d, m = self.data, self.model
         R = d.R
 
-        def after(later: Event, earlier: Event, extra: list[Any] = ()) -> None:
+        def after(later: Event, earlier: Event, extra: Sequence[Any] = ()) -> None:
             m.Add(later.tau > earlier.tau).OnlyEnforceIf([g, *extra])
 
         for (r, k), e in self.fill.items():
@@ -445,15 +444,15 @@ class LossModel:
         need: dict[tuple[int, int], set[tuple[int, int]]] = {}
         for s in sorted(self.fill, key=lambda x: (x[0], x[1])):
             r, k = s
-            pre = set()
+            needed: set[tuple[int, int]] = set()
             if r == R:
-                pre = {x for x in self.fill if x != s}
+                needed = {x for x in self.fill if x != s}
             else:
                 for x in ([(r, k - 1)] if k > 0 else []) + ([(r - 1, k), (r - 1, k + 1)] if r else []):
                     if x in self.fill:
-                        pre |= {x} | need[x]
-            need[s] = pre
-            m.Add(self.fill[s].tau >= len(pre)).OnlyEnforceIf(g)
+                        needed |= {x} | need[x]
+            need[s] = needed
+            m.Add(self.fill[s].tau >= len(needed)).OnlyEnforceIf(g)
         for (j0, j, _), q in self.src.items():
             e = self.fill[j]
             if j0 in self.fill:

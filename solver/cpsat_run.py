@@ -32,10 +32,17 @@ def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> t
             done.set()
 
     worker = threading.Thread(target=run, name="cpsat-solve", daemon=True)
-    worker.start()
     interrupted = False
+    try:
+        worker.start()
+    except KeyboardInterrupt:  # before the solve began: it is stopped as soon as it runs
+        interrupted = True
     while not done.is_set():
         try:
+            if interrupted:
+                # a stop asked for before CP-SAT's search began is not kept: ask again until
+                # the solve returns
+                solver.stop_search()
             done.wait(0.1)
         except KeyboardInterrupt:
             interrupted = True

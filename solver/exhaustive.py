@@ -1,5 +1,5 @@
 """The exhaustive search and :func:`solve`: memoized depth-first branch and bound over the
-open-hand game (issue 3), from a deal or any fully known position (issue 8).
+open-hand game, from a deal or any fully known position.
 
 All decks are known (the "thoughtful" question of exhaustive solitaire solvers) and one
 planner plays every seat in turn order. The search answers *win* (with a plan the rules engine
@@ -35,11 +35,12 @@ import sys
 import time
 import warnings
 from pathlib import Path
-from typing import Callable
+from typing import Callable, cast
 
 from model.deal import Deal
 from model.game import Game
 from solver.beam import DEFAULT_BEAM_SCHEDULE, WIDE_BEAM_SCHEDULE, Beam
+from solver.frontier import PVOrder, improve, run_slice
 from solver.result import (
     LOSS,
     OBJECTIVES,
@@ -49,8 +50,6 @@ from solver.result import (
     checked_line,
     checked_plan,
 )
-from solver.frontier import PVOrder, improve
-from solver.frontier import _slice as frontier_slice
 from solver.state import INF, NodeLimits, Stop, Switches
 
 
@@ -62,7 +61,7 @@ def _source_digest() -> str | None:
 
 
 try:  # the compiled search core (solver/_core.c, built by setup.py where a C compiler is)
-    from solver import _core
+    import solver._core as _core
 except ImportError:  # pragma: no cover - a machine without a compiler: the Python search
     _core = None
     _CORE_BUILD = "pure Python (the compiled core is not built; `pip install -e .` builds it)"
@@ -98,7 +97,7 @@ _OBJECTIVE_CODE = {"none": 0, "waste": 1, "turns": 2}
 
 
 #: After a proven loss, the furthest-line search gets at most this share of the proof's
-#: nodes (and of the time limit), and at least :data:`FURTHEST_MIN_NODES` nodes (issue 15).
+#: nodes (and of the time limit), and at least :data:`FURTHEST_MIN_NODES` nodes.
 FURTHEST_SHARE = 0.25
 FURTHEST_MIN_NODES = 5_000
 FURTHEST_MODES = ("bounded", "proven", "off")
@@ -164,7 +163,7 @@ class Search(PVOrder, Beam, NodeLimits):
         self.path: list[tuple] = []
         self.best_progress = -1
         self.best_line: list[tuple] = []
-        self.win_line: list[tuple] | None = None
+        self.win_line: list[tuple] = []  # set by the search that finds a win
         self.stopped = False
         self.interrupted = False
         self.progress_proven = False
@@ -347,7 +346,9 @@ class Search(PVOrder, Beam, NodeLimits):
                        int(sw.dominance), int(sw.bounds), int(sw.window_players),
                        int(sw.table_size), int(sw.budget), int(sw.bridge_costs))
         self._core = c
-        self.tt = CoreTable(c)
+        # the core's table, behind the dict methods the search reads (only the Python
+        # search, which does not run with the core, writes to self.tt)
+        self.tt = CoreTable(c)  # type: ignore[assignment]
         return c
 
     def _core_call(self, fn, arg: int) -> bool:
@@ -427,7 +428,7 @@ class Search(PVOrder, Beam, NodeLimits):
         return out
 
     def _wide_beams(self, best: list[tuple] | None) -> list[tuple] | None:
-        """The wide beams of :data:`~solver.beam.WIDE_BEAM_SCHEDULE` (issue 11: about 3 s
+        """The wide beams of :data:`~solver.beam.WIDE_BEAM_SCHEDULE` (about 3 s
         and 6 M nodes on a standard solo deal in the core) on at most half of what is left
         of the node and time limits, so that a small ``node_limit`` still leaves the exact
         search its share. Their share running out is not the run's stop; Ctrl-C is."""
@@ -455,7 +456,7 @@ class Search(PVOrder, Beam, NodeLimits):
         beams of :meth:`_wide_beams` (tight wins, which the DFS finds late), then the DFS
         to the end; the transposition table keeps what each part proved."""
         if wide:
-            done, ok = frontier_slice(self, INF, DECIDE_SLICE, root)
+            done, ok = run_slice(self, INF, DECIDE_SLICE, root)
             if done:
                 return ok
             best = self._wide_beams(None)
@@ -468,7 +469,7 @@ class Search(PVOrder, Beam, NodeLimits):
 
     def run_furthest(self, mode: str) -> bool:
         """After a proven loss, the furthest-line search (:meth:`furthest`) on its own
-        budget, so that the verdict never waits on it (issue 15). ``mode``: ``bounded``
+        budget, so that the verdict never waits on it. ``mode``: ``bounded``
         (at most ``max(FURTHEST_MIN_NODES, FURTHEST_SHARE * proof nodes)`` nodes and
         ``FURTHEST_SHARE`` of the time limit), ``proven`` (until it finishes, within the
         run's limits), ``off`` (not run: the furthest line seen by the proof). Its seen-set
@@ -484,7 +485,7 @@ class Search(PVOrder, Beam, NodeLimits):
         start = self.snapshot()
         saved = (self.deadline, self.node_limit)
         n0, t0 = self.nodes, time.monotonic()
-        self.furthest_seen: set[bytes] = set()
+        self.furthest_seen = set()
         self.__dict__.pop("furthest_states", None)
         budget = None
         if mode == "bounded":
@@ -555,7 +556,7 @@ class Search(PVOrder, Beam, NodeLimits):
                     exhausted = True  # a proven loss, whatever the furthest search does
                     self.progress_proven = self.run_furthest(furthest)
             if best is not None and objective != "none":
-                best, best_value = improve(self, best, best_value)  # issue 11: solver.frontier
+                best, best_value = improve(self, best, cast(int, best_value))  # solver.frontier
             exhausted = True
         except (Stop, KeyboardInterrupt) as exc:
             # a limit (or Ctrl-C) stopped the search mid-line: back to the start position, so
@@ -623,7 +624,7 @@ def solve(
     ``progress``: called about twice a second with the stats dict. ``beam_schedule``: the
     heuristic phase, pairs (beam width, ways to pay kept per placement; 0 = all), run in
     order until one wins (for ``waste``/``turns``: all run, each only keeping better wins).
-    ``furthest``: after a proven loss, how far the furthest-line search goes (issue 15):
+    ``furthest``: after a proven loss, how far the furthest-line search goes:
     ``bounded`` (default: its own small budget, see :meth:`Search.run_furthest`; the verdict
     never waits on it), ``proven`` (until the furthest line is proven, within the limits) or
     ``off``. ``stats.best_progress_proven`` says whether the furthest line is proven;

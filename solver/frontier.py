@@ -1,4 +1,4 @@
-"""Search aids of the exhaustive frontier (issue 11): how the optimum is proven, and in which
+"""Search aids of the exhaustive frontier: how the optimum is proven, and in which
 order the DFS tries moves. Both are switches of :class:`~solver.state.Switches`; neither
 changes an answer (only the time it takes), which the tests check against the naive
 reference.
@@ -10,7 +10,7 @@ reference.
   success is a better incumbent, a failure proves ``best`` optimal). Each runs for a slice of
   nodes (:data:`FIRST_SLICE`, doubled every round) and an unfinished slice is resumed with
   the table it left. So a search stopped by a limit reports both a raised bound and an
-  improved incumbent. Off: the top-down loop of issue 3 alone (budget ``best − 1`` until a
+  improved incumbent. Off: the top-down loop alone (budget ``best − 1`` until a
   search fails), which proves nothing until it ends.
 * ``pv_order`` (:class:`PVOrder`): the moves of the best known winning line (the beam's, then
   each better one the DFS finds) are stored by the key of the state they are played from;
@@ -19,10 +19,12 @@ reference.
 
 from __future__ import annotations
 
-from solver.state import INF, Stop
+import time
+
+from solver.state import State, Stop
 
 
-class PVOrder:
+class PVOrder(State):
     """Mixin of :class:`solver.exhaustive.Search`: the principal-variation move order."""
 
     pv: dict[bytes, tuple]
@@ -88,7 +90,7 @@ def _improve(s, best: list[tuple], best_value: int) -> tuple[list[tuple], int]:
             if lb >= best_value:
                 break
             budget = lb if upward else best_value - 1
-            done, ok = _slice(s, budget, size, root)
+            done, ok = run_slice(s, budget, size, root)
             if not done:
                 continue
             if ok:
@@ -110,11 +112,9 @@ def _improve(s, best: list[tuple], best_value: int) -> tuple[list[tuple], int]:
 FIRST_SLICE = 4096
 
 
-def _slice(s, budget: int, size: int, root: tuple) -> tuple[bool, bool]:
+def run_slice(s, budget: int, size: int, root: tuple) -> tuple[bool, bool]:
     """``s.dfs(budget)`` within ``size`` more nodes: (finished, found a win). A slice that
     runs out goes back to ``root``; a limit of the search's own (time, nodes) is raised."""
-    import solver.exhaustive as ex  # its clock (a benchmark may count CPU seconds)
-
     own = s.node_limit
     lim = s.nodes + size
     s.node_limit = lim if own is None else min(own, lim)
@@ -123,7 +123,7 @@ def _slice(s, budget: int, size: int, root: tuple) -> tuple[bool, bool]:
         return True, s.dfs(budget)
     except Stop:
         if ((own is not None and s.nodes >= own)
-                or (s.deadline is not None and ex.time.monotonic() > s.deadline)):
+                or (s.deadline is not None and time.monotonic() > s.deadline)):
             raise
         s.path.clear()
         s.restore(root)
@@ -134,4 +134,4 @@ def _slice(s, budget: int, size: int, root: tuple) -> tuple[bool, bool]:
             s.next_check = min(s.next_check, own)
 
 
-__all__ = ["FIRST_SLICE", "INF", "PVOrder", "improve"]
+__all__ = ["FIRST_SLICE", "PVOrder", "improve"]

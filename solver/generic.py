@@ -1,5 +1,5 @@
 """An exact search over :class:`model.game.Game` positions, for rule sets the compact DFS
-(:mod:`solver.dfs`) does not model: today the optional Goats module (``goats=on``, rulings
+(:mod:`solver.exhaustive`) does not model: today the optional Goats module (``goats=on``, rulings
 G1–G7 in ``docs/rules.md``).
 
 The search is the rules engine's own move generator with the field's usual machinery:
@@ -44,7 +44,6 @@ from model.errors import IllegalMoveError
 from model.game import Game
 from model.moves import DISCARD, GOAT, Move
 from model.rules import GOAT_CHOICES, RuleSet
-from solver.state import NodeLimits, Stop
 from solver.result import (
     LOSS,
     OBJECTIVES,
@@ -54,6 +53,7 @@ from solver.result import (
     checked_line,
     checked_plan,
 )
+from solver.state import NodeLimits, Stop
 
 INF = 10**9
 #: Bytes a transposition-table entry is counted at (a key holds the whole position).
@@ -235,7 +235,8 @@ def _finish(search: GenericSearch, root: Deal | Game, objective: str, verdict: s
 def base_rules(rules: RuleSet) -> RuleSet:
     """The base game of ``rules``: the Goats module off and its options at their defaults
     (with ``goats=off`` they change nothing, so this is the same game)."""
-    return replace(rules, **{k: v[0] for k, v in GOAT_CHOICES.items()})
+    defaults: dict[str, Any] = {k: v[0] for k, v in GOAT_CHOICES.items()}
+    return replace(rules, **defaults)
 
 
 def _lift(deal: Deal, deadline: float | None, node_limit: int | None,
@@ -246,7 +247,7 @@ def _lift(deal: Deal, deadline: float | None, node_limit: int | None,
     Returns ``(verdict, winning moves or None, notes)``: ``win`` with a plan, ``loss`` when
     the base game is a proven loss and ``goat_turn=free`` (see the module docstring), else
     ``unknown``."""
-    from solver import solve as base_solve
+    from solver.exhaustive import solve as base_solve  # the base rules have no goats
 
     rules = deal.rules
     base = Deal(deal.players, deal.decks, base_rules(rules), deal.seed)

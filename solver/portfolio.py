@@ -1,5 +1,5 @@
 """Portfolio: the DFS and CP-SAT run side by side (one process each, the two cores of the
-machine), and the first that *proves* the answer is reported, naming which one did (issue 4).
+machine), and the first that *proves* the answer is reported, naming which one did.
 
 Proven means: ``loss``; or ``win`` with objective ``none``; or ``win`` with ``optimal=True``.
 When neither proves anything within the limit, the answers are merged: the best win found
@@ -14,21 +14,24 @@ import multiprocessing as mp
 import os
 import signal
 import time
-from multiprocessing.connection import wait
-from typing import Any, Callable
+from multiprocessing.connection import Connection, wait
+from typing import Any, Callable, cast
 
 from model.deal import Deal
 from model.game import Game
-from solver.result import LOSS, UNKNOWN, WIN, SolveResult, SolverBug
+from solver.result import LOSS, UNKNOWN, WIN, SolverBug, SolveResult
 
 GRACE_SECONDS = 5.0
+
+#: Seconds the interrupted workers have to send their best answers (the DFS its win).
+ANSWER_AFTER_STOP_SECONDS = 3.0
 
 
 def _dfs(deal: Deal, objective: str, time_limit: float | None, memory_limit_mb: int,
          **_: Any) -> SolveResult:
-    from solver.dfs import solve
+    from solver.exhaustive import solve
 
-    # half of the memory for each solver (issue 7: --memory-limit bounds the processes)
+    # half of the memory for each solver (--memory-limit bounds the processes)
     return solve(deal, objective, time_limit=time_limit,
                  memory_limit_mb=max(16, memory_limit_mb // 2))
 
@@ -59,9 +62,17 @@ def _die_with_parent() -> None:
         pass
 
 
+_INTERRUPTED: list[int] = []  # set in a worker by its first interrupt
+
+
 def _first_interrupt(signum: int, frame: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    # a second signal that arrived before the first one's handler ran (SIGINT passed on by
+    # the portfolio, then its SIGTERM) still runs this handler once more: only the first raises
+    if _INTERRUPTED:
+        return
+    _INTERRUPTED.append(signum)
     raise KeyboardInterrupt
 
 
@@ -175,7 +186,7 @@ def solve_portfolio(deal: Deal, objective: str = "none", time_limit: float | Non
         except KeyboardInterrupt:
             # Ctrl-C at a terminal reaches the workers too; a SIGTERM is passed on to them
             # as SIGINT. The DFS then stops and sends its best win: keep what arrives in the
-            # next seconds
+            # next ANSWER_AFTER_STOP_SECONDS
             # (`kill -INT` of this process alone, or a SIGTERM, reaches no worker: pass it
             # on always; a worker ignores a second one)
             interrupted = True
@@ -185,7 +196,8 @@ def solve_portfolio(deal: Deal, objective: str = "none", time_limit: float | Non
                         os.kill(p.pid, signal.SIGINT)
                     except ProcessLookupError:
                         pass
-            _collect(conns, results, status, time.monotonic() + 3.0, t0, True, stopping=True)
+            _collect(conns, results, status, time.monotonic() + ANSWER_AFTER_STOP_SECONDS, t0,
+                     True, stopping=True)
     finally:
         signal.signal(signal.SIGTERM, old_term)
         _stop_workers(procs, status, t0)
@@ -193,10 +205,7 @@ def solve_portfolio(deal: Deal, objective: str = "none", time_limit: float | Non
             conn.close()
     proven = [n for n in status if status[n].get("status") == "proved"]
     winner = min(proven, key=lambda n: status[n]["seconds"]) if proven else None
-    if winner is not None:
-        res = results[winner]
-    else:
-        res = _merge(results, deal, objective)
+    res = results[winner] if winner is not None else _merge(results, deal, objective)
     res.stats = {**res.stats, "portfolio": status,
                  "portfolio_seconds": round(time.monotonic() - t0, 3),
                  **({"interrupted": True} if interrupted else {})}
@@ -217,7 +226,7 @@ def _stop_workers(procs: dict[str, Any], status: dict[str, dict[str, Any]], t0: 
     once, and it is raised again once none is left."""
     pending: BaseException | None = None
     alive = [(n, p) for n, p in procs.items() if p.is_alive()]
-    for name, p in alive:
+    for name, _ in alive:
         status.setdefault(name, {"verdict": None, "status": "stopped by the portfolio",
                                  "seconds": round(time.monotonic() - t0, 3)})
     try:
@@ -253,7 +262,7 @@ def _collect(conns: dict[Any, str], results: dict[str, SolveResult],
         ready = wait(list(conns), timeout=timeout)
         if not ready:
             break
-        for conn in ready:
+        for conn in cast("list[Connection]", ready):  # (wait() is given connections only)
             name = conns.pop(conn)
             try:
                 kind, payload = conn.recv()

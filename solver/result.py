@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from model.deal import Deal
-from model.errors import IllegalMoveError
 from model.game import Game
 from model.moves import Move
 from model.records import Plan, replay
@@ -70,7 +69,7 @@ class SolveResult:
     start: Game | None = None
     continuation: list[Move] = field(default_factory=list)
 
-    def passed_on(self) -> "SolveResult":
+    def passed_on(self) -> SolveResult:
         """``self``, or :class:`KeyboardInterrupt` when Ctrl-C or SIGTERM stopped the search
         (``stats["interrupted"]``). For callers that solve many positions in a row (game
         analysis, puzzle generation): they must stop, not take the stopped one for an
@@ -211,5 +210,4 @@ def objective_value(objective: str, start: Deal | Game, moves: Sequence[Move]) -
 __all__ = [
     "LOSS", "OBJECTIVES", "SolveResult", "SolverBug", "UNKNOWN", "VERDICTS", "WIN",
     "checked_line", "checked_plan", "history_of", "objective_value", "record_of", "waste_of",
-    "IllegalMoveError",
 ]

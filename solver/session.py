@@ -1,4 +1,4 @@
-"""One search reused across the positions of one game (issue 8).
+"""One search reused across the positions of one game.
 
 A game's positions share most of their future: the position after move k+1 is a child of
 the position after move k. :class:`Session` keeps one :class:`~solver.exhaustive.Search`

@@ -1,4 +1,4 @@
-"""The solver's compact state of a game and its moves (issue 3; from any position, issue 8).
+"""The solver's compact state of a game and its moves (from any position).
 
 Representation (the solver's own; :mod:`model` checks every plan a search returns):
 
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 from model.cards import Card
 from model.deal import Deal
@@ -49,7 +49,7 @@ class Switches:
     dominance: bool = True
     bounds: bool = True
     table_size: int = 0  # 0: from the memory limit
-    # issue 11 (see solver.bounds and solver.frontier): each bound and search aid its switch
+    # each bound and search aid its switch (see solver.bounds and solver.frontier)
     window_players: bool = True  # 2-5 players: per-player deck windows and turn order (bounds)
     deepening: bool = True  # prove the optimum bottom-up: budgets root bound, +1, ... (table kept)
     pv_order: bool = True  # try the best known line's move first where the search meets it
@@ -180,7 +180,9 @@ class State:
         self.campfire_paid = r.campfire_move_cost == "paid"
         self.objective = objective
         self.sw = Switches()
+        decks: Sequence[Sequence[Card]]
         if game is None:
+            assert deal is not None
             decks = deal.decks
         elif game.deal is not None:
             decks = game.deal.decks

@@ -1,4 +1,4 @@
-"""The per-player deck-window bound on the waste still to spend, 2–5 players (issue 11).
+"""The per-player deck-window bound on the waste still to spend, 2–5 players.
 
 Notation, from the current position: ``S`` slots still to fill (the peak included), ``nb``
 Bridges on the mountain, ``out`` the cards that will still leave the players' hands (played or
@@ -37,10 +37,10 @@ Switch: ``window_players`` (:class:`~solver.state.Switches`).
 
 from __future__ import annotations
 
-from solver.state import INF
+from solver.state import INF, State
 
 
-class PlayerWindows:
+class PlayerWindows(State):
     """Mixin of :class:`solver.bounds.Bounds`: :meth:`players_window_bound` on the compact
     state (:class:`solver.state.State`)."""
 
@@ -58,7 +58,7 @@ class PlayerWindows:
                 for i in range(n - 1, -1, -1):
                     nxt[i] = i if deck[i] == summit else nxt[i + 1]
                 nxt_all.append(nxt)
-                qual = [None]
+                qual: list[list[int] | None] = [None]
                 for h in range(1, self.R + 1):
                     before = [0] * (n + 1)
                     for i, c in enumerate(deck):

@@ -21,12 +21,15 @@ import os
 import sqlite3
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from model.files import link_new
-from studies.runner import read_only_uri
 from model.rules import ALL_CHOICES, INT_RANGES
+from studies.runner import read_only_uri
 from studies.stats import percentile, wilson_unknown
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 GROUP_COLUMNS = ("players", "variant", "objective", "time_limit", "solver_version", "seed")
 
@@ -206,12 +209,14 @@ def paired(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for (players, objective), variants in sorted(by.items(), key=lambda kv: (kv[0][0], kv[0][1])):
         base = baseline(variants)
+        if base is None:  # (variants is never empty here)
+            continue
         for v in sorted(variants):
             if v == base:
                 continue
             a, b = variants[base], variants[v]
             seeds = sorted(set(a) & set(b))
-            res = Counter()
+            res: Counter[str] = Counter()
             differ = []
             for s in seeds:
                 va, vb = a[s], b[s]
@@ -292,10 +297,12 @@ LEGEND = ("Share won: 95 % Wilson interval, unknowns counted both ways (lower en
 
 def report(db_path: str, by: str = "players,variant,objective", plots_dir: str | None = None,
            as_json: bool = False, markdown: bool = False, echo=None,
-           only: Sequence[str] = ()) -> dict[str, Any]:
+           only: Sequence[str] = (), console: Console | None = None) -> dict[str, Any]:
     """Print the report of ``db_path`` (rich tables, Markdown or JSON) and draw the plots
     into ``plots_dir``; ``only``: ``--only`` filters (:func:`parse_only`). Returns
-    ``{"groups": [...], "pairs": [...]}``.
+    ``{"groups": [...], "pairs": [...]}``. ``echo`` prints a line (default
+    :func:`click.echo`), ``console`` the rich tables (default: a console on standard
+    output).
 
     Raises :class:`ReportError` for a bad database, ``--by`` or plots folder.
     """
@@ -336,11 +343,10 @@ def report(db_path: str, by: str = "players,variant,objective", plots_dir: str |
             echo(markdown_table(PAIR_HEAD, pair_rows(pairs)))
         echo(f"\n{len(rows)} solves. {LEGEND}")
     else:
+        from rich.console import Console
         from rich.table import Table
 
-        from cli.common import console
-
-        out = console()
+        out = console or Console()
         t = Table(title=f"{db_path}: {len(rows)} solves", title_justify="left")
         for h in [*cols, *SHORT_HEAD]:
             t.add_column(h, justify="right" if h not in ("variant", "objective") else "left",
@@ -377,9 +383,11 @@ def _save(fig, folder: Path, name: str) -> list[str]:
     for ext in ("png", "svg"):
         dest = folder / f"{name}.{ext}"
         try:
-            link_new(dest, lambda fh: fig.savefig(
-                fh, format=ext, dpi=110, bbox_inches="tight",
-                metadata={"Date": None} if ext == "svg" else None))
+            def draw(fh: Any, ext: str = ext) -> None:
+                fig.savefig(fh, format=ext, dpi=110, bbox_inches="tight",
+                            metadata={"Date": None} if ext == "svg" else None)
+
+            link_new(dest, draw)
         except FileExistsError:
             raise ReportError(f"{dest}: exists; plots never overwrite a file "
                               "(give a new --plots folder)") from None

@@ -329,8 +329,14 @@ class _Progress:
             tty = sys.stderr.isatty() if mode is True else mode == "rich"
             self.mode = "rich" if tty else "plain"
         if self.mode == "rich":
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                       TimeElapsedColumn, TimeRemainingColumn)
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
 
             self.bar = Progress(
                 TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -348,7 +354,7 @@ class _Progress:
         self.done += 1
         if outcome is not None:
             self.counts[outcome] += 1
-        if self.mode == "rich":
+        if self.mode == "rich" and self.bar is not None:
             self.bar.update(self.task_id, advance=1, counts=self._counts())
         elif self.mode == "plain":
             now = time.monotonic()

@@ -92,8 +92,7 @@ def parse_int_list(text: str, what: str) -> list[int]:
                 out.append(int(part))
         except ValueError:
             raise StudyError(f"{what} takes whole numbers like 1-5 or 1,3,5, not {text!r}") from None
-    seen: set[int] = set()
-    return [x for x in out if not (x in seen or seen.add(x))]
+    return list(dict.fromkeys(out))  # each once, in the order given
 
 
 def parse_vary(items: Iterable[str]) -> dict[str, list[str]]:
@@ -106,8 +105,8 @@ def parse_vary(items: Iterable[str]) -> dict[str, list[str]]:
         if item == "rulings":
             pairs = [(k, list(ALL_CHOICES[k])) for k in RULINGS]
         elif "=" in item:
-            k, vs = item.split("=", 1)
-            pairs = [(k.strip(), [v.strip() for v in vs.split(",") if v.strip()])]
+            k, values = item.split("=", 1)
+            pairs = [(k.strip(), [v.strip() for v in values.split(",") if v.strip()])]
         else:
             if item in INT_RANGES:
                 lo, hi = INT_RANGES[item]
@@ -162,21 +161,18 @@ def rule_sets(base: Sequence[str], vary: dict[str, list[str]], each: bool) -> li
 
 
 def solver_version() -> str:
-    """``<package version>+<12 hex digits>``: the hash covers the sources of ``model/`` and
-    ``solver/``, so any change to the rules engine or the searches gives a new version."""
-    try:
-        from importlib.metadata import version
+    """``<package version>+<12 hex digits>``: the version of :mod:`model.version`, and a
+    hash of the sources of ``model/`` and ``solver/``, so any change to the rules engine or
+    the searches gives a new version."""
+    from model.version import VERSION
 
-        v = version("ascent")
-    except Exception:  # noqa: BLE001 - running from a checkout
-        v = "0"
     h = hashlib.sha256()
     root = Path(__file__).resolve().parent.parent
     for pkg in ("model", "solver"):
         for p in sorted((root / pkg).glob("*.py")):
             h.update(p.name.encode())
             h.update(p.read_bytes())
-    return f"{v}+{h.hexdigest()[:12]}"
+    return f"{VERSION}+{h.hexdigest()[:12]}"
 
 
 def rules_json(rules: RuleSet) -> str:
@@ -352,6 +348,7 @@ def record_run(db_path: str | os.PathLike, command: str, grid: Grid) -> int:
                               (_now(), command, json.dumps(g)))
         except sqlite3.Error as exc:
             raise RunnerError(f"{db_path}: cannot write ({exc})") from None
+        assert cur.lastrowid is not None  # set by the INSERT
         return int(cur.lastrowid)
     finally:
         con.close()

@@ -33,7 +33,6 @@ from model.deal import Deal
 from model.errors import AscentError, IllegalMoveError
 from model.game import Game
 from model.moves import Move
-from model.records import Plan
 from model.rules import ALL_CHOICES, MOVE_RULINGS, RuleSet
 
 #: Ruling options that keep the cards of a deal file or position (``dealing`` re-deals).
@@ -226,7 +225,8 @@ def run_variants(start: Start, base: RuleSet, vary: dict[str, list[str]],
             record = res.plan
             if record.deal is not None:
                 row.cards_out = len(replay(record.deal, record.moves).game.out)
-            else:
+            else:  # a record from a position
+                assert record.position is not None
                 g = record.position.copy()
                 for mv in record.moves:
                     g.push(mv)
@@ -257,7 +257,7 @@ def compare(a: VariantRow, b: VariantRow, objective: str) -> tuple[bool, bool]:
         return False, False
 
     def span(r: VariantRow) -> tuple[int, int]:
-        lo = r.value if r.optimal else (r.bound if r.bound is not None else 0)
+        lo = r.value if r.optimal and r.value is not None else (r.bound if r.bound is not None else 0)
         return lo, r.value if r.value is not None else lo
 
     (alo, ahi), (blo, bhi) = span(a), span(b)

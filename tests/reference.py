@@ -16,7 +16,7 @@ recursion ends, and it visits every line of play from the deal. Therefore:
 
 It is exponential and only meant for tiny games (see :mod:`tests.strategies`).
 
-From a position (a :class:`Game`, issue 8) the same search runs on a copy of it, and the
+From a position (a :class:`Game`) the same search runs on a copy of it, and the
 objectives count from there: the cards that leave the game from the position on, the moves
 made from it.
 """
@@ -146,7 +146,7 @@ def count_nodes(deal: Deal | Game) -> int:
 def first_losing_move(start: Deal | Game, moves: list[Move]) -> int | None:
     """The 1-based number of the first move of ``moves`` (played from ``start``) before which
     the game could still be won and after which it cannot: the naive answer to "which move
-    lost the game" (issue 8). ``None`` if there is no such move."""
+    lost the game". ``None`` if there is no such move."""
     game = _start_game(start)
     before = _best(game.copy(), "none") is not None
     for i, move in enumerate(moves, start=1):

@@ -102,8 +102,8 @@ def test_version():
 def test_deal_text_parses_back_to_the_same_deal(players):
     result = run("deal", "--seed", "17", "--players", str(players))
     assert result.exit_code == 0, result.stderr
-    deck_lines = [l for l in result.stdout.splitlines() if l.startswith("P")]
-    assert [l.split(":")[0] for l in deck_lines] == [f"P{p + 1}" for p in range(players)]
+    deck_lines = [ln for ln in result.stdout.splitlines() if ln.startswith("P")]
+    assert [ln.split(":")[0] for ln in deck_lines] == [f"P{p + 1}" for p in range(players)]
     expected = Deal.from_seed(17, players)
     # the first line of the text is player 1's deck, top card first
     assert deck_lines[0].split()[1:6] == [c.text for c in expected.decks[0][:5]]
@@ -169,7 +169,7 @@ def test_parse_deal_text_accepts_player_labels_in_order():
     deal = Deal.from_seed(2, 2)
     lines = [f"P{p + 1}: " + " ".join(c.text for c in d) for p, d in enumerate(deal.decks)]
     assert parse_deal_text("\n".join(lines)).decks == deal.decks
-    assert parse_deal_text("\n".join(l.replace(": ", ":") for l in lines)).decks == deal.decks
+    assert parse_deal_text("\n".join(ln.replace(": ", ":") for ln in lines)).decks == deal.decks
     with pytest.raises(RecordError, match="P2 where P1"):
         parse_deal_text("\n".join(reversed(lines)))
 
@@ -202,8 +202,8 @@ def test_show_seed_start(players):
 def test_show_draws_a_centred_pyramid_with_the_peak_on_top():
     plan = random_plan(11, 1, 30)
     out = run("show", "--seed", "11").stdout
-    lines = [l for l in out.splitlines() if "│" in l]
-    labels = [int(re.match(r"\s*(\d+)", l).group(1)) for l in lines]
+    lines = [ln for ln in out.splitlines() if "│" in ln]
+    labels = [int(re.match(r"\s*(\d+)", ln).group(1)) for ln in lines]
     assert labels == list(range(9, 0, -1))
     centres = []
     for line in lines:
@@ -303,7 +303,7 @@ def test_legal_lists_exactly_the_engine_placements(tmp_path, players, step):
     assert data["discard_two"] == (len(game.hands[game.to_move]) >= 2)
 
     text = run("legal", str(path), "--step", str(step)).stdout
-    lines = [l for l in text.splitlines() if l.startswith("  ") and "costs" in l]
+    lines = [ln for ln in text.splitlines() if ln.startswith("  ") and "costs" in ln]
     assert len(lines) == len(expected)
     assert f"Legal placements ({len(expected)}):" in text
     for line, pl in zip(lines, game.generate_placements()):

@@ -1,4 +1,4 @@
-"""`ascent solve`: verdicts, plans that replay, JSON shape, determinism, bad input (issue 3)."""
+"""`ascent solve`: verdicts, plans that replay, JSON shape, determinism, bad input."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from model.rules import RuleSet
 from tests.reference import reference_solve
 
 
-def run(*args: str) -> "object":
+def run(*args: str) -> object:
     return CliRunner().invoke(main, list(args))
 
 
@@ -132,7 +132,7 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], needle: str) -> None:
 
 
 def test_a_position_file_is_solved_from_that_position(tmp_path) -> None:
-    # issue 8 (was refused before): a position is solved from where it stands, given as
+    # a position is solved from where it stands, given as
     # POSITION or with --deal; its answer reads back as a record that starts there
     from model.game import Game
 

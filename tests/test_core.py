@@ -1,4 +1,4 @@
-"""Issue 11: the compiled search core (``solver/_core.c``) is the pure-Python search, faster.
+"""The compiled search core (``solver/_core.c``) is the pure-Python search, faster.
 
 The Python search stays the reference. From random positions of tiny games (every ruling
 option, 1–3 players) and of standard games (1–5 players) the core must give the same state

@@ -1,4 +1,4 @@
-"""CP-SAT wired into the command line and the portfolio (issue 4): the beam hint, the real
+"""CP-SAT wired into the command line and the portfolio: the beam hint, the real
 two-solver portfolio agreeing with the naive reference, `ascent solve --solver cpsat`."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 11: the CP-SAT loss model (solver/cpsat_loss.py) is a relaxation of the solo game.
+"""The CP-SAT loss model (solver/cpsat_loss.py) is a relaxation of the solo game.
 
 Its infeasibility is a proof of loss, so it must never be infeasible for a deal that has a
 win: checked against the naive reference on tiny solo games with every ruling option

@@ -18,8 +18,8 @@ from model.deal import Deal
 from model.records import Plan
 from model.rules import RuleSet
 from puzzles import daily
-from puzzles.archive import dumps_record, find, load_archive, path_for, write_new
-from puzzles.check import EFFORT_FEATURES, check_archive
+from puzzles.archive import dumps_record, load_archive, path_for, write_new
+from puzzles.check import EFFORT_FEATURES, check_archive, find
 from tests.reference import reference_solve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -251,7 +251,7 @@ def test_committed_week_of_every_kind_and_size_is_rebuilt_from_its_candidates(tm
     n, problems = check_archive(tmp_path, quick=False)
     assert (n, problems) == (28, [])
     recs = load_archive(tmp_path)
-    for (day, kind, size), rec in recs.items():
+    for (_day, kind, size), rec in recs.items():
         replay_within_par(rec)
         assert rec["par_proven"] == (kind == "position" or size == "mini")
     for kind in ("deal", "position"):
@@ -330,14 +330,14 @@ def test_sigterm_stops_a_puzzle_being_made():
     """SIGTERM (like Ctrl-C) stops `ascent daily` while it makes a puzzle: exit 130, one line
     (the solver's stopped search is not taken for a rejected candidate)."""
     import signal
-    import time
 
-    proc = subprocess.Popen([sys.executable, "-m", "cli.entry", "daily", "--date", "2026-12-20",
-                             "--kind", "position", "--size", "full", "--generate"],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4.0)
+    from tests import signalling
+
+    proc = signalling.start(["daily", "--date", "2026-12-20", "--kind", "position", "--size",
+                             "full", "--generate"], "search")
+    signalling.wait_ready(proc, "search")  # the solver searches a candidate
     proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=60)
+    out, err = signalling.finish(proc, timeout=60)
     assert proc.returncode == 130, err
     assert err.strip() == "ascent: error: interrupted" and out == ""
 

@@ -1,6 +1,6 @@
 """Portable deals (ruling R13) and the deck composition (R1).
 
-Deal number N is a frozen, portable format (issue 2: "document the shuffle ... with test
+Deal number N is a frozen, portable format ("document the shuffle ... with test
 vectors, so any other program can rebuild deal N"): SplitMix64 seeded with N drives a
 Fisher–Yates shuffle of the canonical card order. The golden vectors below are that format;
 a change to the PRNG, the shuffle or the canonical order must break them.

@@ -1,4 +1,4 @@
-"""Issue 7: every example of the ``--help`` texts, the README and ``docs/`` runs as printed.
+"""Every example of the ``--help`` texts, the README and ``docs/`` runs as printed.
 
 The examples are extracted programmatically, so that a new example is tested as soon as it
 is written:

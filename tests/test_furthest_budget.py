@@ -1,4 +1,4 @@
-"""Issue 15: a proven loss does not wait for the furthest-line search.
+"""A proven loss does not wait for the furthest-line search.
 
 The furthest-line search after a loss proof runs on its own bounded budget by default
 (``furthest="bounded"``), fully only on request (``"proven"``), or not at all (``"off"``);
@@ -18,7 +18,7 @@ from solver import solve
 from solver.exhaustive import FURTHEST_MIN_NODES
 from tests.strategies import tiny_games
 
-#: The deal of issue 15: 5 rows made losable by a hand of 2 (proof in ~1.6 k nodes, the
+#: 5 rows made losable by a hand of 2 (proof in ~1.6 k nodes, the
 #: exact furthest search in ~24 M).
 HARSH = RuleSet.from_options(["rows=5", "values=6", "colours=3", "copies=2", "campfires=1",
                               "bridges=2", "summits=2", "hand_size=2"])

@@ -1,4 +1,4 @@
-"""Issue 7: a fuzz test over the readers and the options of the command line.
+"""A fuzz test over the readers and the options of the command line.
 
 Hypothesis draws a command, options with odd values (look-alike digits, huge, negative,
 non-finite, empty, unknown) and an input on standard input (JSON fragments, card text,
@@ -110,7 +110,7 @@ def test_no_input_ends_in_a_traceback_or_an_odd_exit_code(args, text):
     invoke_checked(args, text)
 
 
-# ---- the commands of issues 8, 10, 12 and the web (hint, analyse, variants, serve, study,
+# ---- the analysis, study, bot and web commands (hint, analyse, variants, serve, study,
 # simulate): their options and file inputs. Nothing here starts a Dask cluster or a server:
 # study and simulate always get an option that fails before any work (a missing --db for
 # study run and report, --workers with --scheduler for simulate) or --help; serve only ever

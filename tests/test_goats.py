@@ -1,4 +1,4 @@
-"""The optional Goats module (issue 14; rulings G1–G7 of ``docs/rules.md``).
+"""The optional Goats module (rulings G1–G7 of ``docs/rules.md``).
 
 Every sentence of EN's text is a test (``test_sentence_*``), each option's readings are
 tested against each other, positions and records with goats round-trip, random legal play
@@ -21,7 +21,7 @@ from model.deal import Deal
 from model.errors import IllegalMoveError, InvalidDealError, RecordError, RuleOptionError
 from model.game import Game
 from model.moves import GOAT, Move
-from model.records import Plan, position_from_data, replay
+from model.records import Plan, position_from_data
 from model.rules import CHOICES, GOAT_CHOICES, RuleSet
 
 TINY_GOATS = ["preset=tiny", "goats=on"]
@@ -133,7 +133,7 @@ def test_goat_move_saves_a_player_from_r12() -> None:
 
 
 def test_sentence_4_goats_on_one_card_move_together() -> None:
-    """"Goats can be on the same card, after which they move together." (G7)"""
+    """Goats can be on the same card, after which they move together. (G7)"""
     mountain = ["1r 2g 1r 2g", "3r 4g 3r", "4g"]
     g = position(mountain, ["3g S", "2r B"], ["", ""], goats=[(1, 1), (1, 3)])
     g.push(goat(1, 1, 1, 2, 1))

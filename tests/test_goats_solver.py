@@ -1,4 +1,4 @@
-"""Solving with the Goats module (issue 14): :mod:`solver.generic` against the naive
+"""Solving with the Goats module: :mod:`solver.generic` against the naive
 reference (:mod:`tests.reference`) on tiny games with goats on, the routing of ``goats=on``
 (``solver.solve``, ``ascent solve``, CP-SAT's refusal), and ``goats=off`` changing no answer.
 """

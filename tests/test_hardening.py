@@ -1,4 +1,4 @@
-"""Issue 7: every reproducer of the hardening issue, as a test.
+"""Every reproducer of the hardening issue, as a test.
 
 Bad input exits 2 with one line; inputs of any size; answers never lost, files whole or not
 at all; SIGINT/SIGTERM through one path; records from other programs; messages. Things that
@@ -23,6 +23,7 @@ from cli.main import main
 from model.deal import Deal
 from model.records import MAX_INPUT_BYTES, Plan, dumps
 from model.rules import RuleSet
+from tests import signalling
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
@@ -238,38 +239,29 @@ def test_write_new_file_is_exclusive_and_leaves_nothing_on_failure(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]
 
 
-def _start(args: list[str]) -> subprocess.Popen:
-    return subprocess.Popen(ASCENT + args, cwd=ROOT, env=ENV, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
-
-
-def _wait_for_search(proc: subprocess.Popen, seconds: float) -> None:
-    time.sleep(seconds)
-    assert proc.poll() is None, "the search ended before the signal; make it longer"
-
-
-def _stopped(args: list[str], seconds: float, signum: int) -> str:
-    """Run ``ascent args``, send ``signum`` after ``seconds`` of search, and check the
-    interrupted exit: code 130 and one line ``ascent: error: interrupted…``. Returns what
-    the command printed on standard output."""
-    proc = _start(args)
-    _wait_for_search(proc, seconds)
+def _stopped(args: list[str], hook: str, signum: int) -> str:
+    """Run ``ascent args``, send ``signum`` once the search shows it reached ``hook`` (see
+    :data:`tests.signalling.HOOKS`), and check the interrupted exit: code 130 and one line
+    ``ascent: error: interrupted…``. Returns what the command printed on standard output."""
+    proc = signalling.start(args, hook)
+    signalling.wait_ready(proc, hook)
     proc.send_signal(signum)
-    out, err = proc.communicate(timeout=60)
+    out, err = signalling.finish(proc)
     assert proc.returncode == 130, err
     one_line_error(err, "interrupted")
     return out
 
 
 def test_sigterm_stops_the_dfs_like_ctrl_c_and_keeps_the_best_win():
+    # signalled once the beams' win is in and the search for a better one runs
     out = _stopped(["solve", "--seed", "42", "--players", "3", "--objective", "waste",
-                    "--time-limit", "none"], 3.0, signal.SIGTERM)
+                    "--time-limit", "none"], "optimising", signal.SIGTERM)
     assert out.startswith("win in ") and "interrupted" in out
 
 
 def test_sigint_stops_hint_and_prints_the_moves_rated_so_far():
     out = _stopped(["hint", "--seed", "2", "--objective", "waste", "--time-limit", "600"],
-                   4.0, signal.SIGINT)
+                   "optimising", signal.SIGINT)
     # the deal's own search found a win before the signal: it and its first move are shown
     assert out.startswith("The deal's first move: win") and "place" in out
 
@@ -279,18 +271,19 @@ def test_sigterm_stops_analyse_and_prints_the_positions_solved_so_far(tmp_path):
     done = subprocess.run(ASCENT + ["solve", "--seed", "2", "--output", str(record)], cwd=ROOT,
                           env=ENV, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+    # signalled once a first position is solved (each of the others takes up to 2 s)
     data = json.loads(_stopped(["analyse", str(record), "--objective", "waste",
-                                "--time-per-move", "2", "--json"], 5.0, signal.SIGTERM))
+                                "--time-per-move", "2", "--json"], "solved", signal.SIGTERM))
     assert data["stats"].get("interrupted") is True
     assert 0 < data["stats"]["solved_positions"] < len(data["positions"])
 
 
 def test_kill_int_of_the_portfolio_parent_keeps_the_dfs_win():
-    proc = _start(["solve", "--seed", "1", "--solver", "portfolio", "--objective", "waste",
-                   "--time-limit", "none", "--json"])
-    _wait_for_search(proc, 4.0)
+    proc = signalling.start(["solve", "--seed", "1", "--solver", "portfolio", "--objective",
+                             "waste", "--time-limit", "none", "--json"], "optimising")
+    signalling.wait_ready(proc, "optimising")  # the DFS worker has its win
     os.kill(proc.pid, signal.SIGINT)  # the parent alone, not the process group
-    out, err = proc.communicate(timeout=60)
+    out, err = signalling.finish(proc)
     assert proc.returncode == 130, err
     data = json.loads(out)
     assert data["verdict"] == "win" and data["plan"]["moves"]
@@ -300,12 +293,12 @@ def test_kill_int_of_the_portfolio_parent_keeps_the_dfs_win():
 
 def test_memory_limit_reaches_both_solvers_of_the_portfolio(monkeypatch):
     import solver.cpsat
-    import solver.dfs
+    import solver.exhaustive
     from solver import portfolio
 
     seen = {}
     monkeypatch.setattr(solver.cpsat, "solve_cpsat", lambda *a, **k: seen.setdefault("cpsat", k))
-    monkeypatch.setattr(solver.dfs, "solve", lambda *a, **k: seen.setdefault("dfs", k))
+    monkeypatch.setattr(solver.exhaustive, "solve", lambda *a, **k: seen.setdefault("dfs", k))
     deal = Deal.from_seed(1)
     portfolio._cpsat(deal, "none", None, 1, 0, memory_limit_mb=300)
     portfolio._dfs(deal, "none", None, memory_limit_mb=300)
@@ -316,11 +309,11 @@ def test_memory_limit_reaches_both_solvers_of_the_portfolio(monkeypatch):
 def test_cli_memory_limit_bounds_cpsat_and_leaves_the_dfs_table_what_is_free(monkeypatch):
     import cli.solve as cs
     import solver.cpsat
-    import solver.dfs
+    import solver.exhaustive
 
     seen = {}
     monkeypatch.setattr(solver.cpsat, "solve_cpsat", lambda *a, **k: seen.setdefault("cpsat", k))
-    monkeypatch.setattr(solver.dfs, "solve", lambda *a, **k: seen.setdefault("dfs", k))
+    monkeypatch.setattr(solver.exhaustive, "solve", lambda *a, **k: seen.setdefault("dfs", k))
     deal = Deal.from_seed(1)
     cs.run_solver("cpsat", deal, "none", None, 500, None, 1, 0, False, None)
     cs.run_solver("dfs", deal, "none", None, 500, None, 1, 0, False, None)
@@ -336,7 +329,7 @@ def test_an_optimum_search_has_a_default_time_limit_stated_in_the_help(monkeypat
 
     def fake(name, deal, objective, time_limit, *rest, **kw):
         seen.append(time_limit)
-        from solver.dfs import solve
+        from solver.exhaustive import solve
         return solve(deal, objective, node_limit=50)
 
     monkeypatch.setattr(cs, "run_solver", fake)
@@ -358,7 +351,7 @@ def test_cpsat_verbose_log_goes_to_stderr_so_json_parses():
 # ---- records from other programs; after the Summit ---------------------------------------
 
 def _won_plan() -> Plan:
-    from solver.dfs import solve
+    from solver.exhaustive import solve
 
     res = solve(Deal.from_seed(1, 1, RuleSet.tiny()))
     assert res.verdict == "win"
@@ -460,7 +453,8 @@ def unknown_solve(deal, objective="none", time_limit=None):
 
 def slow_solve(deal, objective="none", time_limit=None):
     """A benchmark test double that takes long (interrupted by the test)."""
-    time.sleep(60)
+    signalling.ready("solving")
+    time.sleep(600)
     return unknown_solve(deal, objective, time_limit)
 
 
@@ -501,37 +495,39 @@ def test_benchmark_ctrl_c_gives_a_summary_and_no_traceback(tmp_path):
     out = tmp_path / "run"
     cmd = [sys.executable, "-m", "benchmarks.solve", "--rules", "preset=tiny", "--players", "1",
            "--seeds", "1-3", "--solver", "tests.test_hardening:slow_solve", "--out", str(out)]
-    proc = subprocess.Popen(cmd, cwd=tmp_path, env=ENV, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    # the deals are running once it says so (a fixed sleep raced a slow start on a busy machine)
-    first = proc.stderr.readline()
-    assert "3 deals, 0 already done, 3 to run" in first, first
-    time.sleep(0.5)
+    marks = tmp_path / "marks"
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env={**ENV, "ASCENT_TEST_READY_FILE": str(marks)},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    signalling.wait_file(proc, marks, "solving")  # a deal's solve runs (in its own process)
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    err = first + err
+    _, err = signalling.finish(proc)
+    assert "3 deals, 0 already done, 3 to run" in err, err
     assert proc.returncode == 130, err
     assert "interrupted: 0 of 3 deals done" in err and "--resume" in err
     assert "Traceback" not in err
 
 
 def test_ctrl_c_stops_cpsat_and_keeps_an_honest_answer():
-    import threading
-
-    from solver.cpsat import solve_cpsat
-
-    # Python's own Ctrl-C handler, as `ascent` installs it (cli.signals): a test run started
-    # in the background (`pytest &`) inherits SIGINT ignored, and then no Ctrl-C arrives
-    old = signal.signal(signal.SIGINT, signal.default_int_handler)
-    timer = threading.Timer(1.5, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
-    try:  # CP-SAT alone finds no win on a full deal in seconds: it is stopped mid-search
-        res = solve_cpsat(Deal.from_seed(1), "none", time_limit=120, hint=None)
-    finally:
-        timer.cancel()
-        signal.signal(signal.SIGINT, old)
-    assert res.stats.get("interrupted") is True
-    assert res.verdict in ("unknown", "win") and res.stats["seconds"] < 120
+    # CP-SAT alone finds no win on a full deal in seconds: it is stopped mid-search, once its
+    # log (--verbose, on standard error) shows that the solve runs. Its presolve, not its
+    # first line: the first line comes from CP-SAT's thread as soon as it starts, a moment
+    # before the main thread waits for it, and a signal in that moment is not yet caught
+    # (a solve abandoned at exit: "terminate called without an active exception")
+    proc = signalling.start(["solve", "--seed", "1", "--solver", "cpsat", "--hint", "none",
+                             "--time-limit", "120", "--verbose", "--json"])
+    log = ""
+    while "Starting presolve" not in log:
+        line = proc.stderr.readline()
+        assert line, (proc.wait(), log)
+        log += line
+    proc.send_signal(signal.SIGINT)
+    out, err = signalling.finish(proc)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1].startswith("ascent: error: interrupted")
+    assert "Traceback" not in err
+    res = json.loads(out)
+    assert res["stats"].get("interrupted") is True
+    assert res["verdict"] in ("unknown", "win") and res["stats"]["seconds"] < 120
 
 
 def test_written_files_are_ordinary_files_under_the_umask(tmp_path):

@@ -1,6 +1,6 @@
 """Notation: card text, moves, positions and plans as JSON; impossible positions.
 
-Issue 2 "Deals and notation": card text ``7r`` ``12g`` ``Cr`` ``B`` ``S`` round-trips and a bad
+Deals and notation: card text ``7r`` ``12g`` ``Cr`` ``B`` ``S`` round-trips and a bad
 card names the token and its position; the Move / position / Plan JSON shapes round-trip;
 impossible positions are refused (R1–R10).
 """
@@ -49,7 +49,7 @@ ALL_RULES = [STANDARD, RuleSet.tiny(),
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: r.describe())
 def test_every_card_of_the_deck_round_trips(rules: RuleSet) -> None:
-    """R1 / issue 2 "Parse/format round-trip" for every card of the deck."""
+    """R1: the parse/format round-trip for every card of the deck."""
     for card in set(rules.composition()):
         text = format_card(card)
         assert parse_card(text) == card
@@ -60,7 +60,7 @@ def test_every_card_of_the_deck_round_trips(rules: RuleSet) -> None:
 
 
 def test_card_text_examples() -> None:
-    """Issue 2: Ascent ``7r`` ``12g`` ``3b``; Campfire ``Cr`` ``Cg`` ``Cb``; ``B``; ``S``."""
+    """Ascent ``7r`` ``12g`` ``3b``; Campfire ``Cr`` ``Cg`` ``Cb``; ``B``; ``S``."""
     assert parse_card("7r") == ascent(7, "r")
     assert parse_card("12g") == ascent(12, "g")
     assert parse_card("3b") == ascent(3, "b")
@@ -82,7 +82,7 @@ def test_card_text_examples() -> None:
     ("7 r", 8, "expected"),
 ])
 def test_bad_card_names_token_and_position(token: str, position: int, reason: str) -> None:
-    """Issue 2: "a bad card is an error that names the token and its position"."""
+    """A bad card is an error that names the token and its position."""
     with pytest.raises(CardSyntaxError) as exc:
         parse_card(token, position)
     msg = str(exc.value)
@@ -91,7 +91,7 @@ def test_bad_card_names_token_and_position(token: str, position: int, reason: st
 
 
 def test_parse_cards_reports_the_position_in_the_list() -> None:
-    """Issue 2: the position is the token's 1-based place in the list."""
+    """The position is the token's 1-based place in the list."""
     with pytest.raises(CardSyntaxError, match=r"'xx' at position 3"):
         parse_cards("7r 8g xx 9b")
     with pytest.raises(CardSyntaxError, match=r"position 2"):
@@ -124,7 +124,7 @@ def test_non_ascii_lookalikes_and_huge_values_are_card_syntax_errors(token: str)
     st.from_regex(r"\A[0-9]{1,3}[rgbypRGBYPx]\Z"),
 ), st.integers(1, 1000))
 def test_parse_card_only_ever_raises_card_syntax_error(token: str, position: int) -> None:
-    """Issue 2: any string either parses to a card whose canonical text parses back to it, or
+    """Any string either parses to a card whose canonical text parses back to it, or
     raises :class:`CardSyntaxError` (a ``ValueError``) naming the token and position."""
     try:
         card = parse_card(token, position)
@@ -185,7 +185,7 @@ def random_games(count: int, seed: str):
 
 
 def test_move_json_shapes_from_the_issue() -> None:
-    """Issue 2 record shapes: each move is exactly one of these objects."""
+    """The record shapes: each move is exactly one of these objects."""
     shapes = [
         {"player": 1, "kind": "discard", "discard": ["3r", "S"]},
         {"player": 1, "kind": "place", "card": "7r", "row": 1, "slot": 4, "discard": ["2g"]},
@@ -205,7 +205,7 @@ def test_move_json_shapes_from_the_issue() -> None:
 def test_move_json_round_trip_for_every_legal_move() -> None:
     """Every legal move of many positions round-trips through JSON text unchanged."""
     seen = set()
-    for g, moves in random_games(25, "moves"):
+    for _g, moves in random_games(25, "moves"):
         for m in moves:
             back = Move.from_json(json.loads(json.dumps(m.to_json())))
             assert back == m
@@ -240,7 +240,7 @@ def test_discard_order_does_not_matter() -> None:
     ({"player": 1, "kind": "place", "card": "7r", "row": 1, "slot": 4}, "discard"),
 ])
 def test_malformed_move_json_is_a_record_error(bad, field: str) -> None:
-    """Issue 2: bad input is a one-line error naming the move and the field."""
+    """Bad input is a one-line error naming the move and the field."""
     with pytest.raises(RecordError) as exc:
         Move.from_json(bad, 7)
     msg = str(exc.value)
@@ -248,7 +248,7 @@ def test_malformed_move_json_is_a_record_error(bad, field: str) -> None:
 
 
 def test_position_json_round_trip() -> None:
-    """Issue 2: "A position format ... that can be written and read back": ``to_position`` →
+    """A position format ... that can be written and read back: ``to_position`` →
     JSON text → ``position_from_data`` gives the same ``key()``, out pile, turn and legal
     moves, for positions from random play of standard and tiny games."""
     count = 0
@@ -276,7 +276,7 @@ def test_position_without_out_rebuilds_it() -> None:
 
 
 def test_plan_json_round_trip() -> None:
-    """Issue 2 Plan JSON: ``{"deal": {"players", "decks"}, "rules", "moves"}``, decks top card
+    """Plan JSON: ``{"deal": {"players", "decks"}, "rules", "moves"}``, decks top card
     first; reading it back gives the same deal, rules and moves, and replays the same game."""
     finished = []
     for g, moves in random_games(15, "plans"):
@@ -348,7 +348,7 @@ def make(rows: list[str], hands: list[str] | None = None, decks=None, to_move: i
     ([GROUND + " 2r"], [""], "slots"),  # row 1 has 9 slots
 ])
 def test_impossible_positions_are_refused(rows, hands, ruling: str) -> None:
-    """Issue 2: "impossible position such as 3 copies of 7r" and the other rulings' positions
+    """An impossible position (3 copies of 7r) and the other rulings' positions
     are an :class:`InvalidDealError` naming the problem (R1, R2, R3, R4, R5, R7, R10)."""
     if ruling == "R4" and rows[-1] == "2r":  # the control case: legal
         assert make(rows, hands).row(2) == L("2r")
@@ -387,7 +387,7 @@ def test_impossible_hands_and_decks_are_refused(kwargs, match: str) -> None:
 
 
 def test_impossible_positions_from_json_are_one_line_errors() -> None:
-    """Issue 2: "impossible position such as 3 copies of 7r" read from JSON is an
+    """An impossible position (3 copies of 7r) read from JSON is an
     :class:`AscentError` with a one-line message, as are malformed position objects."""
     base = make(["5r 6g"], ["7r 1b"]).to_position()
     three = dict(base, mountain=[["7r", "6g", "7r"]] + [[]] * 8)
@@ -427,10 +427,10 @@ def test_replay_of_move_json_from_text() -> None:
 
 def test_hand_short_of_the_hand_size_with_a_deck_left_is_impossible() -> None:
     """R11: a hand is drawn back up to the hand size while the deck lasts."""
+    from model.cards import parse_cards
     from model.errors import InvalidDealError
     from model.game import Game
     from model.rules import RuleSet
-    from model.cards import parse_cards
 
     with pytest.raises(InvalidDealError, match="drawn back up"):
         Game.from_parts(RuleSet.standard(), [], [parse_cards("Cb")], [parse_cards("1r")])

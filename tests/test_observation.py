@@ -15,7 +15,6 @@ from model.deal import Deal
 from model.game import Game
 from model.moves import DISCARD
 from model.observation import (
-    Observation,
     hidden_places,
     observe,
     sample_world,

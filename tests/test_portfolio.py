@@ -1,5 +1,5 @@
 """The portfolio reports the first proven answer, names who proved it, merges unproven
-answers honestly and refuses to show contradicting proofs (issue 4)."""
+answers honestly and refuses to show contradicting proofs."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ import pytest
 
 from model.deal import Deal
 from model.rules import RuleSet
-from solver.dfs import solve
+from solver.exhaustive import solve
 from solver.portfolio import solve_portfolio
-from solver.result import SolveResult, SolverBug
+from solver.result import SolverBug, SolveResult
+from tests import signalling
 
 TINY = RuleSet.from_options({"preset": "tiny", "rows": 2, "values": 3, "hand_size": 2})
 
@@ -54,12 +55,11 @@ def unsupported(deal: Deal, objective: str, **_: object) -> SolveResult:
 
 def test_first_proof_wins_and_the_slow_solver_is_stopped() -> None:
     deal = find_deal("win")
-    t = time.monotonic()
     res = solve_portfolio(deal, "none", time_limit=20, solvers={"slow": slow_unknown, "dfs": fast_dfs})
-    assert time.monotonic() - t < 25  # did not wait for the 30 s sleeper
     assert res.verdict == "win" and res.solver == "dfs"
     st = res.stats["portfolio"]
     assert st["dfs"]["status"] == "proved"
+    # did not wait for the 30 s sleeper: its answer would have been "stopped" (unproven)
     assert st["slow"]["status"] == "stopped by the portfolio"
 
 
@@ -80,7 +80,9 @@ def test_wait_all_keeps_every_answer_and_reports_the_first_prover() -> None:
 
 def test_unsupported_solver_is_reported_and_the_other_answers() -> None:
     deal = find_deal("loss")
-    res = solve_portfolio(deal, "none", time_limit=20, solvers={"x": unsupported, "dfs": fast_dfs})
+    # wait_all: on a busy machine the DFS's proof can come before the other worker reports
+    res = solve_portfolio(deal, "none", time_limit=20, wait_all=True,
+                          solvers={"x": unsupported, "dfs": fast_dfs})
     assert res.verdict == "loss" and res.solver == "dfs"
     assert res.stats["portfolio"]["x"]["status"].startswith("unsupported: this rule option")
 
@@ -106,76 +108,136 @@ def test_a_crashing_solver_fails_the_portfolio_instead_of_answering_unknown() ->
         solve_portfolio(deal, "none", time_limit=20, solvers={"x": crashes, "slow": slow_unknown})
 
 
-def test_sigterm_stops_every_worker_and_answers_honestly() -> None:
-    import multiprocessing
-    import os
+# ---- signals: the portfolio runs in a child process, signalled once it is ready ---------
+# (never a signal to the test process, never after a fixed time: see tests/signalling.py)
+
+def marked_dfs(deal: Deal, objective: str, **_: object) -> SolveResult:
+    signalling.ready("dfs")
+    return solve(deal, objective)
+
+
+def marked_slow(deal: Deal, objective: str, **_: object) -> SolveResult:
+    signalling.ready("slow")
+    time.sleep(3600)  # (stopped by the portfolio: the test's time bound fails otherwise)
+    return SolveResult("unknown", objective, deal, solver="slow")
+
+
+def marked_stuck(deal: Deal, objective: str, **_: object) -> SolveResult:
     import signal
-    import threading
 
-    deal = Deal.from_seed(2, 1)  # a full deal: the waste optimum is not proven in seconds
-    threading.Timer(4, lambda: os.kill(os.getpid(), signal.SIGTERM)).start()
-    t = time.monotonic()
-    res = solve_portfolio(deal, "waste", solvers={"dfs": fast_dfs, "slow": slow_unknown})
-    assert time.monotonic() - t < 15  # neither the unlimited DFS nor the 30 s sleeper waited
-    assert multiprocessing.active_children() == []  # no worker left running
-    assert res.stats.get("interrupted")
-    assert not res.optimal and res.verdict in ("win", "unknown")
-    if res.verdict == "win":  # the DFS's best win, when it arrived in time
-        assert res.plan is not None and res.plan.replay().outcome == "win"
-
-
-def stuck_after_interrupt(deal: Deal, objective: str, **_: object) -> SolveResult:
     try:
-        time.sleep(60)
+        signalling.ready("stuck")  # (inside the try: the interrupt may come at once)
+        time.sleep(3600)
     except KeyboardInterrupt:
-        time.sleep(60)  # SIGINT and SIGTERM are ignored now (the worker's _first_interrupt)
+        # SIGINT and SIGTERM are ignored now (the worker's _first_interrupt); a SIGTERM is
+        # still ignored, but says it came
+        signal.signal(signal.SIGTERM, lambda *_: signalling.ready("stuck: terminated"))
+        signalling.ready("stuck: interrupted")
+        time.sleep(3600)
     return SolveResult("unknown", objective, deal, solver="stuck")
 
 
-def test_a_worker_that_hangs_after_the_interrupt_is_killed() -> None:
-    """The CI of stop 18 timed out: a worker that ignored SIGTERM outlived the portfolio, and
-    the interpreter's exit waited for it. The portfolio now kills what SIGTERM does not end."""
+def _portfolio_child() -> None:
+    """The child of :func:`_run_portfolio`: ``solve_portfolio`` with the doubles named in
+    argv[1] (JSON: deal seed, objective, solver names, module constants); prints the answer's
+    facts as JSON, or ``{"raised": name}``."""
+    import json
     import multiprocessing
-    import os
     import signal
-    import threading
+    import sys
 
-    deal = find_deal("win")
-    threading.Timer(1.5, lambda: os.kill(os.getpid(), signal.SIGTERM)).start()
-    t = time.monotonic()
-    res = solve_portfolio(deal, "none", solvers={"stuck": stuck_after_interrupt, "slow": slow_unknown})
-    assert time.monotonic() - t < 20
-    assert multiprocessing.active_children() == []
-    assert res.stats.get("interrupted") and res.verdict == "unknown"
-    assert res.stats["portfolio"]["stuck"]["status"] == "stopped by the portfolio"
+    from solver import portfolio
+
+    job = json.loads(sys.argv[1])
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # as `ascent` has it
+    for name, value in job.get("constants", {}).items():
+        setattr(portfolio, name, value)
+    collect, calls = portfolio._collect, [0]
+
+    def marked_collect(*args: object, **kwargs: object) -> None:
+        calls[0] += 1
+        signalling.ready(f"collecting {calls[0]}")
+        return collect(*args, **kwargs)
+
+    portfolio._collect = marked_collect
+    doubles = {"dfs": marked_dfs, "slow": marked_slow, "stuck": marked_stuck}
+    deal = Deal.from_seed(job["seed"], 1) if job["seed"] is not None else find_deal("win")
+    try:
+        res = portfolio.solve_portfolio(deal, job["objective"],
+                                        solvers={n: doubles[n] for n in job["solvers"]})
+        out = {"verdict": res.verdict, "optimal": res.optimal,
+               "interrupted": res.stats.get("interrupted"),
+               "status": {n: s["status"] for n, s in res.stats["portfolio"].items()},
+               "replays": res.plan is not None and res.plan.replay().outcome == "win"}
+    except KeyboardInterrupt:
+        out = {"raised": "KeyboardInterrupt"}
+    out["children"] = len(multiprocessing.active_children())  # workers left running
+    print(json.dumps(out))
+
+
+def _run_portfolio(seed: int | None, objective: str, solvers: list[str],
+                   steps: list[tuple[tuple[str, ...], int]], constants: dict | None = None
+                   ) -> dict:
+    """Run the portfolio of the doubles ``solvers`` in a child; for each step (marks,
+    signal), wait until the child wrote the marks, then send it the signal. Returns what
+    the child printed (see :func:`_portfolio_child`)."""
+    import json
+
+    job = {"seed": seed, "objective": objective, "solvers": solvers,
+           "constants": constants or {}}
+    proc = signalling.start_python(
+        "import sys; from tests.test_portfolio import _portfolio_child; _portfolio_child()",
+        args=[json.dumps(job)])
+    for marks, signum in steps:
+        signalling.wait_ready(proc, *marks)
+        proc.send_signal(signum)
+    # a bound against a hang (a worker the portfolio waited for), not a measured time: the
+    # doubles sleep an hour and the DFS has no limit
+    out, err = signalling.finish(proc, timeout=120)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    return json.loads(out)
+
+
+def test_sigterm_stops_every_worker_and_answers_honestly() -> None:
+    import signal
+
+    # a full deal: the waste optimum is not proven in seconds; the DFS has no limit
+    res = _run_portfolio(2, "waste", ["dfs", "slow"],
+                         [(("collecting 1", "dfs", "slow"), signal.SIGTERM)])
+    assert res["children"] == 0  # no worker left running
+    assert res["interrupted"]
+    assert not res["optimal"] and res["verdict"] in ("win", "unknown")
+    if res["verdict"] == "win":  # the DFS's best win, when it had one
+        assert res["replays"]
+
+
+def test_a_worker_that_hangs_after_the_interrupt_is_killed() -> None:
+    """A CI run once timed out: a worker that ignored SIGTERM outlived the portfolio, and
+    the interpreter's exit waited for it. The portfolio now kills what SIGTERM does not end."""
+    import signal
+
+    res = _run_portfolio(None, "none", ["stuck", "slow"],
+                         [(("collecting 1", "stuck", "slow"), signal.SIGTERM)])
+    assert res["children"] == 0
+    assert res["interrupted"] and res["verdict"] == "unknown"
+    assert res["status"]["stuck"] == "stopped by the portfolio"
 
 
 def test_more_signals_while_stopping_still_leave_no_worker() -> None:
     """An impatient user: SIGTERM, then Ctrl-C during the answer's collection and another
     while the workers are being stopped. The portfolio gives up (KeyboardInterrupt), but only
-    after every worker is gone (the third signal aborted the stopping and left one running)."""
-    import multiprocessing
-    import os
+    after every worker is gone (the third signal aborted the stopping and left one running).
+    The portfolio's own waits are made an hour long here, so that each signal, sent once the
+    child shows it reached that stage, is what ends the stage."""
     import signal
-    import threading
 
-    old = signal.signal(signal.SIGINT, signal.default_int_handler)  # as `ascent` has it
-    timers = [threading.Timer(t, lambda s=s: os.kill(os.getpid(), s))
-              for t, s in ((1.5, signal.SIGTERM), (3.0, signal.SIGINT), (5.0, signal.SIGINT))]
-    for timer in timers:
-        timer.start()
-    t = time.monotonic()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            solve_portfolio(find_deal("win"), "none",
-                            solvers={"stuck": stuck_after_interrupt, "slow": slow_unknown})
-            time.sleep(10)  # (not reached: the signals are delivered by then)
-    finally:
-        for timer in timers:
-            timer.cancel()
-        signal.signal(signal.SIGINT, old)
-    assert time.monotonic() - t < 20
-    assert multiprocessing.active_children() == []
+    res = _run_portfolio(
+        None, "none", ["stuck", "slow"],
+        [(("collecting 1", "stuck", "slow"), signal.SIGTERM),
+         (("collecting 2", "stuck: interrupted"), signal.SIGINT),  # collecting the answers
+         (("stuck: terminated",), signal.SIGINT)],  # stopping the workers
+        constants={"ANSWER_AFTER_STOP_SECONDS": 3600.0, "KILL_AFTER_SECONDS": 3600.0})
+    assert res == {"raised": "KeyboardInterrupt", "children": 0}
 
 
 def test_a_worker_stopped_as_it_finishes_prints_no_traceback() -> None:

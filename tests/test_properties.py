@@ -1,6 +1,6 @@
 """Property tests: random legal play never breaks an invariant, and ``replay`` is exact.
 
-Issue 2 "Property tests": random legal play from random deals for 1–5 players (random rule
+Property tests: random legal play from random deals for 1–5 players (random rule
 options, the ``tiny`` preset and random small geometries too) keeps every invariant of R1–R13;
 ``model.records.replay`` accepts every game random play produces and rejects each single-move
 corruption of it (a corruption that stays legal is recognised via ``legal_moves`` and skipped).
@@ -320,7 +320,7 @@ def expect_rejected_at(deal: Deal, moves: list[Move], index: int, keys: list) ->
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deal=deals(), data=st.data())
 def test_replay_accepts_random_games_and_rejects_corruptions(deal: Deal, data) -> None:
-    """Issue 2: ``replay`` accepts every game random legal play produces (also through Plan
+    """``replay`` accepts every game random legal play produces (also through Plan
     JSON) and rejects each single-move corruption of it — change the card, the row, the slot,
     the player, drop/add a discard card, swap two consecutive moves of different kinds — at
     exactly that move. A corruption that is itself a legal move there is skipped."""
@@ -366,7 +366,7 @@ def test_replay_accepts_random_games_and_rejects_corruptions(deal: Deal, data) -
 
 
 def test_replay_rejects_every_corruption_of_whole_tiny_games() -> None:
-    """Issue 2, exhaustively on short games: every move of several tiny games, every
+    """Exhaustively on short games: every move of several tiny games, every
     corruption kind; each is either a legal move (skipped) or rejected at that move."""
 
     class Data:  # a deterministic stand-in for hypothesis' data.draw
@@ -430,7 +430,7 @@ def test_random_simulation_conformance() -> None:
     Summit) so the invariants above are really exercised."""
     rng = random.Random(20240601)
     seen = Counter()
-    for cfg_index, rules in enumerate(CONFIGS):
+    for _cfg_index, rules in enumerate(CONFIGS):
         for game_no in range(16):
             deal = Deal.from_seed(rng.randrange(2**64), 1 + game_no % 5, rules)
             game = Game(deal)

@@ -138,7 +138,7 @@ def test_reference_lines_replay_and_are_optimal(d: Deal):
         assert all(r[1] is None and r[2] is None for r in results.values())
         return
     assert wins, "a win verdict needs at least one winning line"
-    for objective, (verdict, value, line) in results.items():
+    for objective, (_verdict, value, line) in results.items():
         r = replay(d, line)
         assert r.error is None and r.outcome == "win", (objective, r.error)
         if objective == "waste":

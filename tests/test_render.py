@@ -1,4 +1,4 @@
-"""Pictures (issue 13): the SVG shows exactly the engine's mountain, hands and decks; PNG,
+"""Pictures: the SVG shows exactly the engine's mountain, hands and decks; PNG,
 frames and the animation are real files; the command line writes them whole and never over a
 file the user has."""
 
@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 import struct
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 

@@ -89,7 +89,7 @@ def placements(game: Game) -> set[tuple[str, int, int, int, int, int]]:
 @pytest.mark.parametrize(
     "left, card, cost",
     [
-        ("4r", "7g", 3),  # issue 2's list: 7 next to 4 costs 3
+        ("4r", "7g", 3),  # the rules' example: 7 next to 4 costs 3
         ("3r", "2g", 1),  # seed 002 "place a 2 next to a 3 and discard 1"; 001 "2 naast een 3 ... 1 kaart"
         ("2r", "6g", 4),  # seed 002 "place a 6 next to a 2 and discard 4"; 000 "6-ost egy 2-es mellé ... 4-est"
         ("7r", "4g", 3),  # R6 uses |v - u|: the same pairs the other way round
@@ -115,7 +115,7 @@ def test_cost_is_the_value_difference(left: str, card: str, cost: int) -> None:
 
 
 def test_seven_next_to_four_pays_with_three_other_cards_via_push() -> None:
-    """R6/R11 (issue 2: "7 next to 4 costs 3"): the 3 discards come from the hand, not the card
+    """R6/R11 ("7 next to 4 costs 3"): the 3 discards come from the hand, not the card
     played, and leave the game; pushing with 2 discards is refused citing R6."""
     g = position(["4r"], "7g 1b 2b 3b 9r")
     short = Move(PLACE, 1, C("7g"), 1, 2, discard=L("1b 2b"))
@@ -542,7 +542,7 @@ def test_option_dealing_changes_nothing_but_the_decks(players: int) -> None:
 
 
 def test_unknown_option_name_lists_the_valid_ones() -> None:
-    """Issue 2: "Unknown option names or values are a clear error that lists the valid ones"."""
+    """Unknown option names or values are a clear error that lists the valid ones."""
     with pytest.raises(RuleOptionError) as exc:
         RuleSet.from_options(["colour=x"])
     msg = str(exc.value)
@@ -555,7 +555,7 @@ def test_unknown_option_name_lists_the_valid_ones() -> None:
 
 @pytest.mark.parametrize("option", sorted(CHOICES))
 def test_unknown_option_value_lists_the_valid_ones(option: str) -> None:
-    """Issue 2: every named option refuses an unknown value, listing its values."""
+    """Every named option refuses an unknown value, listing its values."""
     for form in ([f"{option}=nonsense"], {option: "nonsense"}):
         with pytest.raises(RuleOptionError) as exc:
             RuleSet.from_options(form)
@@ -570,7 +570,7 @@ def test_unknown_option_value_lists_the_valid_ones(option: str) -> None:
 
 
 def test_preset_and_parameter_errors() -> None:
-    """Issue 2: presets and integer parameters are checked too, naming what is valid."""
+    """Presets and integer parameters are checked too, naming what is valid."""
     with pytest.raises(RuleOptionError) as exc:
         RuleSet.from_options(["preset=huge"])
     assert all(p in str(exc.value) for p in PRESETS)

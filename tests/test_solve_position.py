@@ -1,4 +1,4 @@
-"""Solving from any position (issue 8): the DFS started from a mid-game :class:`Game` agrees
+"""Solving from any position: the DFS started from a mid-game :class:`Game` agrees
 with the naive reference solver started from the same position.
 
 Positions come from random legal play on tiny deals (:func:`tests.strategies.tiny_games`,
@@ -19,7 +19,7 @@ from model.deal import Deal
 from model.game import Game
 from model.records import Plan, replay
 from solver import solve
-from solver.dfs import heuristic_win
+from solver.heuristic import heuristic_win
 from solver.result import OBJECTIVES, WIN
 from tests.reference import reference_solve
 from tests.strategies import random_position, tiny_games

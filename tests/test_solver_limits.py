@@ -1,4 +1,4 @@
-"""Limits never make the solver claim more than it proved (issue 3): under a node limit the
+"""Limits never make the solver claim more than it proved: under a node limit the
 verdict is ``unknown`` or a replayed win, the lower bound never exceeds the true optimum, and
 the node count never passes the limit."""
 
@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from model.deal import Deal
-from model.rules import RuleSet
-from solver.dfs import solve
 from model.records import replay
+from model.rules import RuleSet
+from solver.exhaustive import solve
 from tests.reference import reference_solve
 from tests.strategies import tiny_games
 
@@ -89,3 +89,28 @@ def test_furthest_of_a_loss_counts_lines_the_bounds_cut() -> None:
     assert res.verdict == "loss"
     assert res.stats["best_progress_proven"]
     assert res.best_progress >= 2
+
+
+def test_an_interrupt_while_the_waste_tables_are_made_leaves_none_half_made() -> None:
+    """A Ctrl-C that landed while the solo waste bound's tables were being made left them
+    half-made, and the bound read after the interrupt (the answer's) failed with an
+    IndexError: the portfolio reported the DFS as crashed."""
+    from solver.exhaustive import Search
+    from solver.state import Switches
+
+    s = Search(Deal.from_seed(2, 1), "waste", Switches(core=False), None, None)
+    maxrow, reads = s.t.maxrow, [0]
+
+    class Interrupting(list):
+        def __getitem__(self, i):  # the Ctrl-C, after some of the tables are made
+            reads[0] += 1
+            if reads[0] == (s.R + 1) * len(s.decks[0]):
+                raise KeyboardInterrupt
+            return list.__getitem__(self, i)
+
+    s.t.maxrow = Interrupting(maxrow)
+    with pytest.raises(KeyboardInterrupt):
+        s.root_bound()
+    s.t.maxrow = maxrow
+    fresh = Search(Deal.from_seed(2, 1), "waste", Switches(core=False), None, None)
+    assert s.root_bound() == fresh.root_bound()

@@ -1,5 +1,5 @@
-"""Every example of the README's Studies section and of the ``--help`` of ``variants`` and
-``study`` runs as printed (in a temporary folder), in order."""
+"""Every example of docs/studies.md and of the ``--help`` of ``variants`` and ``study`` runs
+as printed (in a temporary folder), in order."""
 
 from __future__ import annotations
 
@@ -23,15 +23,14 @@ def help_examples(*command: str) -> list[str]:
     return [ln.strip() for ln in block.splitlines() if ln.strip().startswith("ascent ")]
 
 
-def readme_examples() -> list[str]:
-    text = (ROOT / "README.md").read_text()
-    section = text.split("## Studies", 1)[1].split("\n## ", 1)[0]
-    return [ln.strip() for ln in section.splitlines()
+def docs_examples() -> list[str]:
+    text = (ROOT / "docs" / "studies.md").read_text(encoding="utf-8")
+    return [ln.strip() for ln in text.splitlines()
             if re.match(r"^ {4,}ascent ", ln) and "HEAD" not in ln]
 
 
 def test_examples_run_as_printed(tmp_path: Path) -> None:
-    commands = readme_examples()
+    commands = docs_examples()
     for cmd in (help_examples("variants") + help_examples("study")
                 + help_examples("study", "run") + help_examples("study", "report")):
         if cmd not in commands:

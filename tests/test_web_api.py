@@ -387,7 +387,8 @@ def test_a_published_puzzle_is_served_as_frozen_without_an_archive_option():
     position/full puzzle would take minutes to make), never a newly generated record."""
     import datetime as dt
 
-    from puzzles.archive import PUBLISHED, find
+    from puzzles.archive import PUBLISHED
+    from puzzles.check import find
 
     record = find(PUBLISHED, dt.date(2026, 12, 29), "position", "full")
     assert record is not None

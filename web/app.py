@@ -45,8 +45,15 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from model.errors import AscentError, IllegalMoveError, RecordError
-from web.games import (Conflict, GameStore, NotFound, default_solver, game_from_seed,
-                       puzzle_from_record, reveal_step)
+from web.games import (
+    Conflict,
+    GameStore,
+    NotFound,
+    default_solver,
+    game_from_seed,
+    puzzle_from_record,
+    reveal_step,
+)
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 64 * 1024
@@ -102,7 +109,7 @@ async def read_json(request: Request) -> Any:
 def parse_date(text: str) -> dt.date:
     """``today`` (UTC) or an ISO date; :class:`RecordError` otherwise."""
     if text == "today":
-        return dt.datetime.now(dt.timezone.utc).date()
+        return dt.datetime.now(dt.UTC).date()
     try:
         return dt.date.fromisoformat(text)
     except ValueError:
@@ -132,7 +139,9 @@ def create_app(archive: str | Path | None = None,
             raise RecordError(f"kind must be deal or position, not {kind[:20]!r}")
         if size not in ("full", "mini"):
             raise RecordError(f"size must be full or mini, not {size[:20]!r}")
-        from puzzles import archive as arch, daily
+        from puzzles import archive as arch
+        from puzzles import daily
+        from puzzles.check import find
         from puzzles.dates import DateError, check_date
 
         try:
@@ -141,7 +150,7 @@ def create_app(archive: str | Path | None = None,
             raise NotFound(str(exc)) from None
         if archive_dir is not None:
             try:
-                rec = arch.find(archive_dir, date, kind, size)
+                rec = find(archive_dir, date, kind, size)
             except arch.ArchiveError as exc:
                 raise Conflict(str(exc)) from None
             if rec is None:
@@ -149,7 +158,7 @@ def create_app(archive: str | Path | None = None,
             return rec
         if arch.PUBLISHED.is_dir():  # a published puzzle is served as it was frozen
             try:
-                rec = arch.find(arch.PUBLISHED, date, kind, size)
+                rec = find(arch.PUBLISHED, date, kind, size)
             except arch.ArchiveError as exc:
                 raise Conflict(str(exc)) from None
             if rec is not None:

@@ -20,7 +20,7 @@ from model.deal import Deal
 from model.errors import AscentError, IllegalMoveError, RecordError
 from model.game import Game
 from model.moves import CAMPFIRE, DISCARD, PLACE, Move
-from model.records import Plan, deal_from_data, position_from_data, rules_from_data
+from model.records import deal_from_data, position_from_data, rules_from_data
 from model.rules import RuleSet
 from render.frames import move_marks
 from render.svg import card_svg, game_svg

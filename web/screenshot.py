@@ -29,11 +29,12 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     if out.exists():
         ap.error(f"{out} exists; it is never written over")
+    import datetime
+
     from playwright.sync_api import sync_playwright
 
-    from puzzles.daily import puzzle_for
     from model.moves import Move
-    import datetime
+    from puzzles.daily import puzzle_for
 
     record = puzzle_for(datetime.date.fromisoformat(args.date), "deal", "mini")
     solution = [Move.from_json(m) for m in record["solution"]["moves"]]
