@@ -33,7 +33,7 @@
 enum { K_ASCENT = 0, K_CAMPFIRE = 1, K_BRIDGE = 2, K_SUMMIT = 3 };
 enum { M_PLACE = 0, M_BRIDGE_REPLACE = 1, M_CAMPFIRE = 2, M_DISCARD = 3, M_SUMMIT = 4 };
 enum { OBJ_NONE = 0, OBJ_WASTE = 1, OBJ_TURNS = 2 };
-enum { PR_SUMMIT = 0, PR_HEIGHT = 1, PR_CARDS = 2, PR_OBJECTIVE = 3 };
+enum { PR_SUMMIT = 0, PR_HEIGHT = 1, PR_CARDS = 2, PR_OBJECTIVE = 3, PR_SPARE = 4 };
 
 #define MAXR 8
 #define MAXLEN 16
@@ -304,7 +304,7 @@ typedef struct {
     int n_remaining;
     int rem_by_maxrow[MAXR + 1];
     /* the search */
-    int64_t nodes, next_check, tt_hits, tt_evictions, pruned[4], pv_hits;
+    int64_t nodes, next_check, tt_hits, tt_evictions, pruned[5], pv_hits;
     int best_progress;
     Move *path;
     int depth, path_cap;
@@ -1314,7 +1314,7 @@ static int bound_fails(Core *s, int64_t budget) {
         int64_t b = waste_lower_bound(s, cap);
         if (b == -2) return -2;
         if (b > cap) {
-            s->pruned[cap == waste_b ? PR_OBJECTIVE : PR_CARDS]++;
+            s->pruned[cap == waste_b ? PR_OBJECTIVE : PR_SPARE]++;
             return 1;
         }
     }
@@ -2331,13 +2331,14 @@ static PyObject *Core_beam_result(Core *s, PyObject *Py_UNUSED(ignored)) {
     return Py_BuildValue("(NNi)", win, best, s->beam_best_progress);
 }
 
-/* counters() -> (nodes, tt_hits, tt_evictions, (summit, height, cards, objective),
+/* counters() -> (nodes, tt_hits, tt_evictions, (summit, height, cards, objective, spare),
  *                best_progress, pv_hits, seen states) */
 static PyObject *Core_counters(Core *s, PyObject *Py_UNUSED(ignored)) {
-    return Py_BuildValue("(LLL(LLLL)iLL)", (long long)s->nodes, (long long)s->tt_hits,
+    return Py_BuildValue("(LLL(LLLLL)iLL)", (long long)s->nodes, (long long)s->tt_hits,
                          (long long)s->tt_evictions, (long long)s->pruned[PR_SUMMIT],
                          (long long)s->pruned[PR_HEIGHT], (long long)s->pruned[PR_CARDS],
-                         (long long)s->pruned[PR_OBJECTIVE], s->best_progress,
+                         (long long)s->pruned[PR_OBJECTIVE], (long long)s->pruned[PR_SPARE],
+                         s->best_progress,
                          (long long)s->pv_hits, (long long)s->seen.count);
 }
 

@@ -30,6 +30,7 @@ from model.deal import Deal
 from model.game import Game
 from model.moves import Move
 from model.records import replay
+from solver.reasons import LossReason, relaxation_reason, search_reason, static_reason
 from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolveResult
 from solver.session import Session
 
@@ -273,7 +274,11 @@ class PositionVerdict:
     """One position of an analysed game (after ``index`` moves): ``verdict``, ``value``
     (objective from there, ``None`` unless a win was found), ``optimal``, ``bound``,
     ``derived`` (no search: a later position is a win, so this one is too), the solve's
-    ``continuation``, ``nodes`` and ``seconds``."""
+    ``continuation``, ``nodes`` and ``seconds`` (all its solves together); ``proof``: how a
+    verdict was proven (``bound``: a bound at the position, no search; ``search``: the
+    exhaustive search, or the CP-SAT loss model where ``stats`` says so; ``derived``;
+    ``None`` for unknown); ``reason``: for the first proven loss, why
+    (:class:`solver.reasons.LossReason`); ``stats``: the last solve's counters."""
 
     index: int
     verdict: str
@@ -284,10 +289,15 @@ class PositionVerdict:
     continuation: list[Move] = field(default_factory=list)
     nodes: int = 0
     seconds: float = 0.0
+    proof: str | None = None
+    reason: LossReason | None = None
+    stats: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"index": self.index, "verdict": self.verdict, "value": self.value,
                 "optimal": self.optimal, "bound": self.bound, "derived": self.derived,
+                "proof": self.proof,
+                "reason": self.reason.to_json() if self.reason is not None else None,
                 "nodes": self.nodes, "seconds": self.seconds}
 
 
@@ -302,7 +312,9 @@ class Analysis:
     after which a loss is proven; ``best_instead`` and ``winning_line``: what the solver
     would have played before the losing move, and its winning line from there.
     ``spent_extra[k-1]``: for ``waste``, the cards move ``k`` gave away against best play
-    (for ``turns``, the turns it lost; ``None`` unless both values are proven)."""
+    (for ``turns``, the turns it lost; ``None`` unless both values are proven). ``reason``:
+    why the position after the first proven loss cannot be won
+    (:class:`solver.reasons.LossReason`, or ``None``)."""
 
     start: Deal | Game
     moves: list[Move]
@@ -314,11 +326,13 @@ class Analysis:
     best_instead: Move | None
     winning_line: list[Move]
     stats: dict[str, Any]
+    reason: LossReason | None = None
 
     def to_json(self) -> dict[str, Any]:
         """``{"moves": [{"index", "move", "before", "after", "spent_extra"}, …],
-        "losing_move", "first_proven_loss", "best_instead", "winning_line", "objective",
-        "positions", "stats"}`` (moves counted from 1)."""
+        "losing_move", "first_proven_loss", "reason": {"kind", "text", "specific"} | null,
+        "best_instead", "winning_line", "objective", "positions", "stats"}`` (moves counted
+        from 1)."""
         rows = []
         for k, mv in enumerate(self.moves, start=1):
             rows.append({"index": k, "move": mv.to_json(),
@@ -330,6 +344,7 @@ class Analysis:
             "moves": rows,
             "losing_move": self.losing_move,
             "first_proven_loss": self.first_proven_loss,
+            "reason": self.reason.to_json() if self.reason is not None else None,
             "best_instead": self.best_instead.to_json() if self.best_instead else None,
             "winning_line": [m.to_json() for m in self.winning_line],
             "positions": [p.to_json() for p in self.positions],
@@ -337,30 +352,59 @@ class Analysis:
         }
 
 
+#: ``analyse`` with objective ``none``: the share of ``time_per_move`` of the first pass over
+#: the game (the rest goes to the positions between the last win and the first loss).
+FIRST_PASS_SHARE = 0.2
+#: A position whose time left is below this many seconds gets no more search.
+MIN_SECONDS = 0.05
+
+
 def _solve_positions(solve_at, found: dict[int, PositionVerdict], n: int, reuse: bool,
-                     objective: str) -> None:
-    """:func:`analyse`'s order of solving positions 0..``n`` (``solve_at(i)`` solves one
-    into ``found``): for ``none`` with reuse, backwards while losses are proven, then a
-    bisection for the last win; otherwise every position, the last first."""
+                     objective: str, time_per_move: float | None,
+                     spent: list[float]) -> None:
+    """:func:`analyse`'s order of solving positions 0..``n`` (``solve_at(i, seconds)``
+    solves one into ``found``; ``spent[i]``: its seconds so far). For ``none`` with reuse:
+    the verdicts run win…, unknown…, loss… along the game (a position before a win is a
+    win, one after a loss is a loss), so a first pass of :data:`FIRST_PASS_SHARE` of the
+    time solves backwards from the end while losses are proven, then bisects the earlier
+    positions for the last win; then the window between the last win and the first loss
+    gets what is left of each position's time, from both ends inwards (a loss proven just
+    before the first loss, or a win found just after the last win, narrows it). Otherwise
+    every position, the last first."""
     if not reuse or objective != "none":
         for i in range(n, -1, -1):  # every position, the last first
-            solve_at(i)
+            solve_at(i, time_per_move)
         return
-    # the verdicts run win… then unknown… then loss… along the game: a position before
-    # a win is a win, one after a loss is a loss. Backwards while losses are proven…
-    i = n
-    while i >= 0 and solve_at(i).verdict == LOSS:
+    first = None if time_per_move is None else time_per_move * FIRST_PASS_SHARE
+    # the positions at the end whose loss a bound proves need no search (found already)
+    i = min(found) - 1 if found else n
+    while i >= 0 and solve_at(i, first).verdict == LOSS:
         i -= 1
     if i >= 0 and found[i].verdict == UNKNOWN:
-        # …then bisect the positions before the first unknown for the last win
-        lo, hi = 0, i - 1
+        lo, hi = 0, i - 1  # bisect the positions before the first unknown for the last win
         while lo <= hi:
             mid = (lo + hi + 1) // 2
-            v = solve_at(mid).verdict
-            if v == WIN:
+            if solve_at(mid, first).verdict == WIN:
                 lo = mid + 1
             else:
                 hi = mid - 1
+    if time_per_move is None:
+        return
+    tried: set[int] = set()
+    from_loss = True
+    while True:
+        wins = [j for j, p in found.items() if p.verdict == WIN]
+        losses = [j for j, p in found.items() if p.verdict == LOSS]
+        w = max(wins) if wins else -1
+        ell = min(losses) if losses else n + 1
+        open_ = [j for j in range(w + 1, min(ell, n + 1)) if j not in tried
+                 and time_per_move - spent[j] > MIN_SECONDS]
+        if not open_:
+            return
+        j = open_[-1] if from_loss else open_[0]
+        from_loss = not from_loss
+        tried.add(j)
+        solve_at(j, time_per_move - spent[j])
 
 
 def _fill_in(found: dict[int, PositionVerdict], moves: list[Move], games: list[Game],
@@ -428,19 +472,35 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
     games = positions_of(start, moves)
     n = len(moves)
     found: dict[int, PositionVerdict] = {}
+    spent_s = [0.0] * (n + 1)
     session = Session(start, objective, memory_limit_mb, furthest="off") if reuse else None
 
-    def solve_at(i: int) -> PositionVerdict:
+    def solve_at(i: int, seconds: float | None) -> PositionVerdict:
         sess = session or Session(games[i], objective, memory_limit_mb, furthest="off")
-        res = sess.solve(games[i], time_per_move)
+        t = time.monotonic()
+        res = sess.solve(games[i], seconds, explain=False)
+        spent_s[i] += time.monotonic() - t
+        old = found.get(i)
+        nodes = res.stats.get("nodes", 0) + (old.nodes if old is not None else 0)
+        lm = res.stats.get("loss_model")
+        proof = None if res.verdict == UNKNOWN else "search"
         found[i] = PositionVerdict(i, res.verdict, res.value, res.optimal, res.bound, False,
-                                   list(res.continuation), res.stats.get("nodes", 0),
-                                   res.stats.get("seconds", 0.0))
+                                   list(res.continuation), nodes, round(spent_s[i], 3),
+                                   proof, None, {"pruned": res.stats.get("pruned"),
+                                                 "nodes": res.stats.get("nodes"),
+                                                 **({"loss_model": lm} if lm else {})})
         return found[i]
 
     interrupted = False
     try:
-        _solve_positions(solve_at, found, n, reuse, objective)
+        if objective == "none":
+            # the positions at the end that a bound alone proves lost, from the last backwards
+            for i in range(n, -1, -1):
+                r = static_reason(games[i])
+                if r is None:
+                    break
+                found[i] = PositionVerdict(i, LOSS, proof="bound", reason=r)
+        _solve_positions(solve_at, found, n, reuse, objective, time_per_move, spent_s)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: keep the positions solved so far
         interrupted = True
     positions = _fill_in(found, moves, games, objective)
@@ -455,6 +515,10 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
     losing = next((k for k in range(1, n + 1) if positions[k - 1].verdict == WIN
                    and positions[k].verdict == LOSS), None)
     first_loss = next((k for k in range(1, n + 1) if positions[k].verdict == LOSS), None)
+    reason = None
+    if first_loss is not None and not positions[first_loss].derived:
+        reason = _reason_of(positions[first_loss], games[first_loss])
+        positions[first_loss].reason = reason
     best_instead = None
     line: list[Move] = []
     if losing is not None:
@@ -465,7 +529,18 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
              "solved_positions": sum(not p.derived for p in positions),
              "reuse": reuse, **({"interrupted": True} if interrupted else {})}
     return Analysis(start, moves, objective, positions, spent, losing, first_loss,
-                    best_instead, line, stats)
+                    best_instead, line, stats, reason)
+
+
+def _reason_of(p: PositionVerdict, game: Game) -> LossReason:
+    """Why the proven loss ``p`` (the position ``game``) cannot be won: its bound's reason,
+    the loss model's rule groups, or what the search found (:mod:`solver.reasons`)."""
+    if p.reason is not None:
+        return p.reason
+    lm = p.stats.get("loss_model")
+    if lm and lm.get("status") == "INFEASIBLE":
+        return relaxation_reason(lm.get("groups") or [])
+    return static_reason(game) or search_reason(game, p.stats)
 
 
 __all__ = ["Analysis", "Hint", "MoveRating", "PositionVerdict", "analyse",

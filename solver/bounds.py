@@ -77,7 +77,7 @@ class Bounds(PlayerWindows, State):
         spare = (self.n_remaining - (self._slots_total - self.filled)) if self.sw.budget else INF
         cap = min(waste_b, spare)
         if cap < INF and self.waste_lower_bound(cap) > cap:
-            self.pruned["objective" if cap == waste_b else "cards"] += 1
+            self.pruned["objective" if cap == waste_b else "spare"] += 1
             return True
         return False
 
@@ -106,12 +106,15 @@ class Bounds(PlayerWindows, State):
         """Cards that must still leave the game (INF if no win is possible; with ``budget``,
         2–5 players, any value above ``budget`` once it is known to be above it).
 
-        Every Bridge on the mountain leaves the game when replaced. Solo, moreover: let k be
-        the shortest stretch of the deck that, with the hand, holds a Summit and, for every
-        height h, enough cards to fill the empty slots and Bridges of rows ≥ h (R4). Each
-        card played or spent draws one card, so reaching the k-th card and playing it spends
-        at least k + 1 cards, of which at most E (the slots still to fill, the peak included)
-        end on the mountain: at least k + 1 - E are discarded.
+        Every Bridge on the mountain leaves the game when replaced, and its replacement costs
+        at least :meth:`bridge_costs` (switch ``bridge_costs``). Solo, moreover: let k be the
+        shortest stretch of the deck of :meth:`solo_prefix`. Each card played or spent draws
+        one card, so reaching the k-th card and playing it spends at least k + 1 cards, of
+        which at most E (the slots still to fill, the peak included, and the Bridges to
+        replace) end on the mountain: at least k + 1 - E are discarded. 2–5 players: the
+        per-player deck windows of :meth:`~solver.windows.PlayerWindows.players_window_bound`.
+        The parts may count the same cards (a replacement may be paid with the cards that
+        reaching deep into the deck takes out), so the bound is the largest of them.
         """
         nb = self.n_bridges
         floor = nb
@@ -123,17 +126,32 @@ class Bounds(PlayerWindows, State):
         if self.P != 1:
             base = self.players_window_bound(budget) if self.sw.window_players else nb
             return max(base, floor)
+        k, _ = self.solo_prefix()
+        if k >= INF:
+            return INF
+        if k == 0:
+            return floor
+        e = self._slots_below_peak - self.filled + nb + 1
+        return max(floor, nb + max(0, k + 1 - e))
+
+    def solo_prefix(self) -> tuple[int, int]:
+        """Solo: ``(k, h)``: the shortest stretch of the deck (``k`` cards from the next one to
+        draw) that, with the hand, holds a Summit (``h = 0``) and, for every height h, enough
+        cards to fill the empty slots and Bridges of rows ≥ h (R4); ``h`` is the requirement
+        that set ``k`` (``-1``: none, ``k = 0``). ``k`` is ``INF`` when the deck cannot meet
+        one of them."""
         if not hasattr(self, "qual_pos"):
             self._prepare_waste_tables()
         hand = self.hands[0]
         ptr = self.ptr[0]
         mr = self.t.maxrow
-        k = 0
+        nb = self.n_bridges
+        k, why = 0, -1
         if self.t.summit not in hand:
             ns = self.next_summit[ptr]
             if ns >= INF:
-                return INF
-            k = ns - ptr + 1
+                return INF, 0
+            k, why = ns - ptr + 1, 0
         rows, rowlen, bridge = self.rows, self.rowlen, self.t.bridge
         need = 0
         for h in range(self.R, 0, -1):
@@ -149,16 +167,13 @@ class Bounds(PlayerWindows, State):
                 idx = self.qual_before[h][ptr] + m - 1
                 pos = self.qual_pos[h]
                 if idx >= len(pos):
-                    return INF
+                    return INF, h
                 kk = pos[idx] - ptr + 1
                 if kk > k:
-                    k = kk
-        if k == 0:
-            return floor
-        e = self._slots_below_peak - self.filled + nb + 1
-        return max(floor, nb + max(0, k + 1 - e))
+                    k, why = kk, h
+        return k, why
 
-    def bridge_costs(self) -> int:
+    def bridge_costs(self, detail: list | None = None) -> int:
         """The least cards that replacing the Bridges standing must still cost (R8), summed
         over the Bridges; ``INF`` when one can never be replaced (no card left that may go
         there, or every one would cost more than a hand can pay).
@@ -169,7 +184,9 @@ class Bounds(PlayerWindows, State):
         value ``v`` is ``max(|v − left|, |v − right|)`` (``left`` only under
         ``bridge_replace_cost=left``), each side's reference taken at its most favourable
         (:meth:`_reference_options`: a side with no card yet, or a Bridge, adds nothing).
-        Each replacement is a move of its own, so the least costs add up."""
+        Each replacement is a move of its own, so the least costs add up. ``detail``: a list
+        that receives ``(row, slot, cost, card)`` for each Bridge (0-based; ``card`` the id
+        of a cheapest candidate, ``-1`` for none)."""
         t = self.t
         kind, value, colour, maxrow = t.kind, t.value, t.colour, t.maxrow
         rem = self.remaining
@@ -188,7 +205,7 @@ class Bounds(PlayerWindows, State):
                 right = self._reference_options(row, s + 1, 1, r, camp) if self.bridge_max else (-1,)
                 lc = colour[row[s - 1]] if s > 0 else -1
                 rc = colour[row[s + 1]] if s + 1 < len(row) else -1
-                best = INF
+                best, arg = INF, -1
                 for c in range(t.dead):
                     if kind[c] != K_ASCENT or not rem[c] or maxrow[c] < r + 1:
                         continue
@@ -200,7 +217,9 @@ class Bounds(PlayerWindows, State):
                     w = min(abs(v - x) if x >= 0 else 0 for x in right)
                     cost = a if a > w else w
                     if cost < best:
-                        best = cost
+                        best, arg = cost, c
+                if detail is not None:
+                    detail.append((r, s, best, arg))
                 if best > most:
                     return INF
                 total += best

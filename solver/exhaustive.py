@@ -41,6 +41,7 @@ from model.deal import Deal
 from model.game import Game
 from solver.beam import DEFAULT_BEAM_SCHEDULE, WIDE_BEAM_SCHEDULE, Beam
 from solver.frontier import PVOrder, improve, run_slice
+from solver.reasons import LossReason
 from solver.result import (
     LOSS,
     OBJECTIVES,
@@ -104,6 +105,9 @@ FURTHEST_MODES = ("bounded", "proven", "off")
 
 #: Deciding with the wide beams: nodes of the first DFS slice, before the wide beams run.
 DECIDE_SLICE = 2_000_000
+#: Deciding with a time limit: the share of it that the CP-SAT loss model gets where the
+#: search has not decided by then.
+LOSS_MODEL_SHARE = 0.4
 
 
 def table_entries_for(memory_limit_mb: int) -> int:
@@ -159,7 +163,7 @@ class Search(PVOrder, Beam, NodeLimits):
         self.nodes = 0
         self.tt_hits = 0
         self.tt_evictions = 0
-        self.pruned = {"summit": 0, "height": 0, "cards": 0, "objective": 0}
+        self.pruned = {"summit": 0, "height": 0, "cards": 0, "objective": 0, "spare": 0}
         self.path: list[tuple] = []
         self.best_progress = -1
         self.best_line: list[tuple] = []
@@ -168,6 +172,7 @@ class Search(PVOrder, Beam, NodeLimits):
         self.interrupted = False
         self.progress_proven = False
         self.proof: dict | None = None  # nodes and seconds of a loss proof
+        self.__dict__.pop("loss_model_stats", None)
         self.furthest_stats: dict | None = None
         self.next_check = 1024 if node_limit is None else min(1024, node_limit)
         self.t0 = time.monotonic()
@@ -370,7 +375,7 @@ class Search(PVOrder, Beam, NodeLimits):
         self.nodes = nodes
         self.tt_hits += hits
         self.tt_evictions += evictions
-        for name, n in zip(("summit", "height", "cards", "objective"), cuts):
+        for name, n in zip(("summit", "height", "cards", "objective", "spare"), cuts):
             self.pruned[name] += n
         if pv_hits:
             self.pv_hits = self.__dict__.get("pv_hits", 0) + pv_hits
@@ -425,6 +430,9 @@ class Search(PVOrder, Beam, NodeLimits):
             out["proof"] = {"nodes": nodes, "seconds": round(secs, 3)}
         if self.furthest_stats is not None:
             out["furthest"] = dict(self.furthest_stats)
+        lm = self.__dict__.get("loss_model_stats")
+        if lm is not None:
+            out["loss_model"] = dict(lm)
         return out
 
     def _wide_beams(self, best: list[tuple] | None) -> list[tuple] | None:
@@ -466,6 +474,42 @@ class Search(PVOrder, Beam, NodeLimits):
             if self.stopped:
                 raise Stop
         return self.dfs(INF)
+
+    def _decide_or_relax(self, root: tuple, wide: bool) -> bool:
+        """:meth:`_decide`, and with objective ``none`` and a time limit (switch
+        ``loss_model``), the CP-SAT loss model (:mod:`solver.cpsat_loss`) where the search
+        has not decided within its share (``1 −`` :data:`LOSS_MODEL_SHARE` of the time
+        left): its infeasibility proves the loss, and a solution that :mod:`model` replays
+        as a win is the win. A node limit or Ctrl-C stops the search as usual."""
+        real = self.deadline
+        if not (self.objective == "none" and self.sw.loss_model and real is not None):
+            return self._decide(root, wide)
+        now = time.monotonic()
+        self.deadline = now + max(0.0, real - now) * (1 - LOSS_MODEL_SHARE)
+        try:
+            return self._decide(root, wide)
+        except Stop:
+            if (self.interrupted or time.monotonic() >= real
+                    or (self.node_limit is not None and self.nodes >= self.node_limit)):
+                raise
+            self.path.clear()
+            self.restore(root)
+        finally:
+            self.deadline = real
+            self.next_check = self.nodes + 1
+        from solver.cpsat_loss import CANDIDATE, INFEASIBLE, solve_loss_model
+
+        status, moves, stats = solve_loss_model(self.root, max(0.01, real - time.monotonic()))
+        self.loss_model_stats = stats
+        if stats.get("interrupted"):
+            self.interrupted = True
+            raise Stop
+        if status == INFEASIBLE:
+            return False
+        if status == CANDIDATE and moves is not None:
+            self.win_line = self.from_moves(moves)
+            return True
+        raise Stop
 
     def run_furthest(self, mode: str) -> bool:
         """After a proven loss, the furthest-line search (:meth:`furthest`) on its own
@@ -548,7 +592,7 @@ class Search(PVOrder, Beam, NodeLimits):
             # phase 2 (exact): a first win or a proof that none exists, then (waste, turns) a
             # win within budget best - 1, until a search fails (optimal)
             if best is None:
-                if self._decide(start, wide and not self.stopped):
+                if self._decide_or_relax(start, wide and not self.stopped):
                     best = self.win_line
                     best_value = self.line_cost(best)
                     self.best_progress = self._slots_total
@@ -590,9 +634,25 @@ class Search(PVOrder, Beam, NodeLimits):
         if self.objective != "none":
             bound = INF if exhausted else self.root_bound()
             bound = None if bound >= INF else bound
+        reason = self.loss_reason(stats) if verdict == LOSS and self.explain else None
         return SolveResult(verdict, self.objective, deal, None, None, False, bound,
                            max(self.best_progress, 0), best_line, "dfs", stats, start,
-                           list(best_line))
+                           list(best_line), reason)
+
+    #: Whether a proven loss gets its reason in words (:meth:`loss_reason`).
+    explain = True
+
+    def loss_reason(self, stats: dict) -> LossReason:
+        """Why the root is lost (:mod:`solver.reasons`): the loss model's rule groups where
+        it proved the loss, a bound at the root, the next turns' positions, or the cuts of
+        the search."""
+        from solver.reasons import relaxation_reason, search_reason, static_reason
+
+        lm = stats.get("loss_model")
+        if lm and lm.get("status") == "INFEASIBLE":
+            return relaxation_reason(lm.get("groups") or [])
+        root = self.root if isinstance(self.root, Game) else Game(self.root)
+        return static_reason(root) or search_reason(root, stats)
 
 
 def solve(

@@ -56,7 +56,7 @@ def _die_with_parent() -> None:
         import ctypes
 
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
-        # SIGKILL, not SIGTERM: an interrupted worker ignores SIGTERM (``_first_interrupt``)
+        # SIGKILL, not SIGTERM: an interrupted worker does not stop for SIGTERM (``_first_interrupt``)
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
@@ -66,10 +66,11 @@ _INTERRUPTED: list[int] = []  # set in a worker by its first interrupt
 
 
 def _first_interrupt(signum: int, frame: Any) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    # a second signal that arrived before the first one's handler ran (SIGINT passed on by
-    # the portfolio, then its SIGTERM) still runs this handler once more: only the first raises
+    # only the first signal raises; later ones (Ctrl-C reaches the whole process group and
+    # the portfolio passes it on, then its SIGTERM) run this handler again and return. The
+    # handler stays installed: setting SIG_IGN here would make CPython report a signal
+    # already delivered but not yet handled as "ignored due to race condition" (a traceback
+    # on standard error)
     if _INTERRUPTED:
         return
     _INTERRUPTED.append(signum)

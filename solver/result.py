@@ -52,7 +52,9 @@ class SolveResult:
     * ``continuation``: the solver's moves from the start (the winning moves for a win, the
       furthest line for a loss or unknown). ``plan`` is the whole game record: the start's
       history (the moves of a game replayed from a deal) followed by the winning moves, or
-      for a bare position a record that starts from it (``{"position", "moves"}``).
+      for a bare position a record that starts from it (``{"position", "moves"}``);
+    * ``reason``: for a proven loss, why no win exists in words
+      (:class:`solver.reasons.LossReason`), or ``None``.
     """
 
     verdict: str
@@ -68,6 +70,7 @@ class SolveResult:
     stats: dict[str, Any] = field(default_factory=dict)
     start: Game | None = None
     continuation: list[Move] = field(default_factory=list)
+    reason: Any = None
 
     def passed_on(self) -> SolveResult:
         """``self``, or :class:`KeyboardInterrupt` when Ctrl-C or SIGTERM stopped the search
@@ -136,6 +139,7 @@ class SolveResult:
                 "moves": [m.to_json() for m in line],
             },
             **tail,
+            "reason": self.reason.to_json() if self.reason is not None else None,
             "stats": self.stats,
         }
 

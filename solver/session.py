@@ -68,7 +68,7 @@ class Session:
 
     def solve(self, position: Deal | Game, time_limit: float | None = None,
               node_limit: int | None = None, furthest: str | None = None,
-              pass_interrupt: bool = True) -> SolveResult:
+              pass_interrupt: bool = True, explain: bool = True) -> SolveResult:
         """Solve from ``position`` (a :class:`Game` of this game, or the root deal) within
         ``time_limit`` seconds and ``node_limit`` nodes (``None``: no limit), reusing the
         table. The answer is that of :func:`solver.solve` from ``position`` (its
@@ -78,7 +78,7 @@ class Session:
         serves many positions, and its caller must stop rather than take the stopped
         position for an ``unknown`` and go on to the next. ``pass_interrupt=False``: return
         the stopped search's answer instead (``stats["interrupted"]``; a win found so far
-        is kept)."""
+        is kept). ``explain``: a proven loss gets its reason in words (``reason``)."""
         game = Game(position) if isinstance(position, Deal) else position
         search = self.search
         try:
@@ -87,6 +87,7 @@ class Session:
             search = self._new_search(game)
         deadline = time.monotonic() + time_limit if time_limit is not None else None
         search.begin(deadline, node_limit)
+        search.explain = explain
         self.solves += 1
         mode = self.furthest if furthest is None else furthest
         if mode not in FURTHEST_MODES:

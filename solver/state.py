@@ -58,6 +58,8 @@ class Switches:
     # fill), so the waste lower bound cuts where it exceeds them (solver.bounds)
     budget: bool = True
     bridge_costs: bool = True  # the waste bound counts the Bridges' least replacement costs
+    # objective none with a time limit: the CP-SAT loss model where the search stalls
+    loss_model: bool = True
 
 
 class Stop(Exception):
@@ -640,6 +642,37 @@ class State:
         return (0 if n <= 1 else 1, n * 8 + keep_pen, -r)
 
     # ---- decoding ------------------------------------------------------------------------
+
+    def from_moves(self, moves: list[Move]) -> list[tuple]:
+        """:class:`~model.moves.Move` objects (legal from the current state, as
+        :mod:`model` replays them) → internal moves; the inverse of :meth:`to_moves`. Leaves
+        the state as it was."""
+        id_of = self.t.id_of
+        out = []
+        recs = []
+        try:
+            for mv in moves:
+                disc = tuple(sorted(id_of[c] for c in mv.discard))
+                if mv.kind == DISCARD:
+                    im = (M_DISCARD, -1, 0, 0, 0, 0, disc)
+                else:
+                    assert mv.card is not None
+                    card = id_of[mv.card]
+                    r, k = mv.row - 1, mv.slot - 1
+                    if mv.kind == CAMPFIRE:
+                        im = (M_CAMPFIRE, card, r, k, mv.to_row - 1, mv.to_slot - 1, disc)
+                    elif r == self.R:
+                        im = (M_SUMMIT, card, self.R, 0, 0, 0, disc)
+                    elif k < len(self.rows[r]) and self.rows[r][k] == self.t.bridge:
+                        im = (M_BRIDGE_REPLACE, card, r, k, 0, 0, disc)
+                    else:
+                        im = (M_PLACE, card, r, k, 0, 0, disc)
+                out.append(im)
+                recs.append((im, self.apply(im)))
+        finally:
+            for im, rec in reversed(recs):
+                self.undo(im, rec)
+        return out
 
     def to_moves(self, line: list[tuple]) -> list[Move]:
         """Internal moves → :class:`~model.moves.Move` (players, rows, slots 1-based)."""

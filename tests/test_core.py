@@ -75,7 +75,7 @@ def _same_state_answers(start, objective: str, budgets=(0, 1, 3, 8, INF)) -> Non
     assert core.key() == s.key(flags)
     assert core.children() == s.children(flags)
     for budget in budgets:
-        s.pruned = {"summit": 0, "height": 0, "cards": 0, "objective": 0}
+        s.pruned = {"summit": 0, "height": 0, "cards": 0, "objective": 0, "spare": 0}
         want = (s.bound_fails(budget), s.waste_lower_bound(budget),
                 s.players_window_bound(budget) if s.P > 1 else -1,
                 s.players_turns_bound(budget) if s.P > 1 else -1)
