@@ -1,4 +1,4 @@
-"""CP-SAT model of one deal: a second, independent exact solver (issue 4).
+"""CP-SAT model of one deal: a second, independent exact solver.
 
 Formulation (see ``docs/cpsat.md`` for the argument and the measurements)
 --------------------------------------------------------------------------
@@ -31,6 +31,14 @@ Time is the global turn ``t`` (player ``t mod P`` moves at turn ``t``); the mode
 
 Symmetry breaking: of two equal cards in one deck, if both are placed, the one nearer the top
 is placed first (an exchange argument; see ``docs/cpsat.md``).
+
+Layout (as in OR-Tools' samples: data, model, solve, decode apart): :class:`CpsatData` is the
+plain data of the deal; :func:`build_model` makes the variables, then one function per rule
+group of :data:`GROUPS` (``order``, ``colours``, ``costs``, ``contents``, ``hand``), then the
+objective; :func:`solve_cpsat` solves and :func:`_decode` turns a solution into moves that
+:mod:`model` replays. Each group's constraints can stand under one enforcement literal that
+the model assumes true, so that an infeasible model names the groups its proof used
+(CP-SAT's sufficient assumptions for infeasibility, ``stats["groups"]``).
 """
 
 from __future__ import annotations
@@ -49,7 +57,7 @@ from model.game import Game
 from model.moves import CAMPFIRE, DISCARD, PLACE, Move
 from model.rules import CHOICES
 from solver.cpsat_run import solve_interruptibly
-from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolveResult, SolverBug, checked_plan
+from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolverBug, SolveResult, checked_plan
 
 #: Rule option values this model expresses (every value of model.rules.CHOICES today).
 SUPPORTED: dict[str, tuple[str, ...]] = {
@@ -65,31 +73,158 @@ class UnsupportedRuleError(NotImplementedError):
     """A rule option the CP-SAT model cannot express (one-line message for the CLI)."""
 
 
+#: The rule groups of the model, each added by one function under one enforcement literal
+#: (see :func:`build_model`), with the words a reason uses for them. The heights (R4), the
+#: slots a Bridge or a Campfire may take (R7, R9) and the turn limit (R11, R12) are in the
+#: variables' domains and hold in every group.
+GROUPS: dict[str, str] = {
+    "order": "the order of play (R3: left to right, on two supporting cards; R8, R9: a Bridge "
+             "before its replacement, a Campfire after its card; R10: the Summit last)",
+    "colours": "the colours (R5)",
+    "costs": "the step costs (R6, R8, R9)",
+    "contents": "the cards on the slots (R7, R9: one Ascent card a slot, from a hand or moved "
+                "up by a Campfire of its colour; one Summit)",
+    "hand": "the turns and the hand (R11: a card is played from the hand, its cost and every "
+            "discard paid from the cards in hand)",
+}
+
+@dataclass(frozen=True)
+class CpsatData:
+    """The plain data of a deal for the model: ``P`` players, hand size ``H``, ``R`` rows,
+    ``V`` values; the rule options read (``look_through``, ``max_rule``: a Bridge's
+    replacement pays the larger side, ``paid``: a moved card pays its cost); colour letter
+    → index; the decks (``n[p]`` cards each); the turn ``horizon`` (the game ends before any
+    player's ``n_p + 1``-th turn, R11), ``K[p]`` the own moves player ``p`` can make before
+    it; ``slots`` (index → ``(row, position)``, 1-based) and ``sid`` (its inverse)."""
+
+    deal: Deal
+    P: int
+    H: int
+    R: int
+    V: int
+    look_through: bool
+    max_rule: bool
+    paid: bool
+    cols: dict[str, int]
+    decks: list[list[Card]]
+    n: list[int]
+    horizon: int
+    K: list[int]
+    slots: list[tuple[int, int]]
+    sid: dict[tuple[int, int], int]
+
+    @classmethod
+    def of(cls, deal: Deal) -> CpsatData:
+        """The data of ``deal`` (its first move: an empty mountain, full decks)."""
+        rules = deal.rules
+        P = deal.players
+        decks = [list(d) for d in deal.decks]
+        n = [len(d) for d in decks]
+        # A player makes at most n_p moves (each consumes a card); the game must end before
+        # any player's (n_p + 1)-th turn.
+        horizon = min(P * n[p] + p for p in range(P))
+        K = [len([k for k in range(n[p] + 1) if P * k + p < horizon]) for p in range(P)]
+        slots = [(r, i) for r in range(1, rules.rows + 1) for i in range(1, rules.row_length(r) + 1)]
+        return cls(deal, P, rules.hand_size, rules.rows, rules.values,
+                   rules.bridge_neighbour == "look-through", rules.bridge_replace_cost == "max",
+                   rules.campfire_move_cost == "paid",
+                   {c: i for i, c in enumerate(rules.colour_letters)}, decks, n, horizon, K,
+                   slots, {rs: s for s, rs in enumerate(slots)})
+
+    @property
+    def S(self) -> range:
+        """The slot indices."""
+        return range(len(self.slots))
+
+    def can_bridge(self, s: int) -> bool:
+        """A Bridge may stand on slot ``s``: an inner slot (R7)."""
+        r, i = self.slots[s]
+        return self.deal.rules.bridges > 0 and 1 < i < self.deal.rules.row_length(r)
+
+    def can_fire(self, s: int) -> bool:
+        """A Campfire may go on slot ``s``: below the top row (R9)."""
+        return self.deal.rules.campfires > 0 and self.slots[s][0] <= self.R - 1
+
+    def can_move_in(self, s: int) -> bool:
+        """Slot ``s`` may receive a Campfire's moved card: above the ground row (R9)."""
+        return self.deal.rules.campfires > 0 and self.slots[s][0] >= 2
+
+
 @dataclass
 class CpsatModel:
-    """The built model and its variables, keyed by indices (see :func:`build_model`)."""
+    """The built model and its variables, keyed by indices (see :func:`build_model`).
+
+    Per slot ``s``: the event times ``t1`` (first fill), ``t2`` (Ascent content), ``t3``
+    (Campfire, ``horizon`` when none); the kinds ``bridge``, ``fire``, ``moved_in``; the
+    content's value ``v`` and colour index ``col``; the cost of its Ascent content ``cost``.
+    ``mv[s, s2]``: the Campfire on ``s`` moves its card to ``s2``. ``x[p, j, kind, s]``: card
+    ``j`` of player ``p``'s deck makes the event ``kind`` (``a`` Ascent content, ``b``
+    Bridge, ``c`` Campfire, ``s`` Summit with ``s = -1``) of slot ``s``; ``placed[p, j]``,
+    ``k[p, j]`` its own move (``K[p] + j`` when never played). Per player ``p`` and own move
+    ``k``: ``isp`` (plays a card), ``isd`` (discards two), ``cst`` (cards paid). ``tend``:
+    the turn of the Summit; ``waste``: the cards out of the game at the win. ``lit``: the
+    enforcement literal of each rule group of :data:`GROUPS`: a Boolean variable (an
+    assumption), the constant 0 (the group relaxed away) or ``None`` (the group's
+    constraints hold unconditionally); ``assumed``: the groups under an assumption (see
+    :func:`build_model`)."""
 
     model: cp_model.CpModel
     deal: Deal
     slots: list[tuple[int, int]]  # slot index -> (row, position), 1-based
     horizon: int
-    t1: dict[int, Any] = field(default_factory=dict)
-    t2: dict[int, Any] = field(default_factory=dict)
-    t3: dict[int, Any] = field(default_factory=dict)
-    bridge: dict[int, Any] = field(default_factory=dict)
-    fire: dict[int, Any] = field(default_factory=dict)
-    moved_in: dict[int, Any] = field(default_factory=dict)
-    mv: dict[tuple[int, int], Any] = field(default_factory=dict)
-    x: dict[tuple[int, int, str, int], Any] = field(default_factory=dict)
-    placed: dict[tuple[int, int], Any] = field(default_factory=dict)
-    k: dict[tuple[int, int], Any] = field(default_factory=dict)
-    isp: dict[tuple[int, int], Any] = field(default_factory=dict)
-    isd: dict[tuple[int, int], Any] = field(default_factory=dict)
-    cst: dict[tuple[int, int], Any] = field(default_factory=dict)
-    cost: dict[int, Any] = field(default_factory=dict)
-    tend: Any = None
-    waste: Any = None
+    data: CpsatData
+    lit: dict[str, cp_model.IntVar | None] = field(default_factory=dict)
+    assumed: dict[str, cp_model.IntVar] = field(default_factory=dict)
+    t1: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    t2: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    t3: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    bridge: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    fire: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    moved_in: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    v: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    col: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    mv: dict[tuple[int, int], cp_model.IntVar] = field(default_factory=dict)
+    x: dict[tuple[int, int, str, int], cp_model.IntVar] = field(default_factory=dict)
+    placed: dict[tuple[int, int], cp_model.IntVar] = field(default_factory=dict)
+    k: dict[tuple[int, int], cp_model.IntVar] = field(default_factory=dict)
+    isp: dict[tuple[int, int], cp_model.IntVar] = field(default_factory=dict)
+    isd: dict[tuple[int, int], cp_model.IntVar] = field(default_factory=dict)
+    cst: dict[tuple[int, int], cp_model.IntVar] = field(default_factory=dict)
+    cost: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    #: the cost of a moved card (``campfire_move_cost=paid``), per Campfire slot
+    fire_cost: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    #: the events each card can make, per ``(p, j)``
+    card_events: dict[tuple[int, int], list[tuple[str, int]]] = field(default_factory=dict)
+    tend: cp_model.IntVar | None = None
+    waste: cp_model.LinearExpr | int = 0
     moves_per_player: list[int] = field(default_factory=list)
+
+    @property
+    def end(self) -> cp_model.IntVar:
+        """``tend``, the turn of the Summit (set by the variables, before every group)."""
+        assert self.tend is not None
+        return self.tend
+
+    def on(self, group: str, ct: cp_model.Constraint, *when: cp_model.BoolVarT) -> None:
+        """Enforce ``ct`` by ``group``'s literal (when it has one) and the literals
+        ``when``."""
+        g = self.lit[group]
+        lits = ([g] if g is not None else []) + list(when)
+        if lits:
+            ct.only_enforce_if(lits)
+
+    def event_time(self, kind: str, s: int) -> cp_model.IntVar:
+        """The turn of event ``kind`` on slot ``s`` (see :attr:`x`)."""
+        return {"a": self.t2, "b": self.t1, "c": self.t3}[kind][s] if kind != "s" else self.end
+
+    def event_cost(self, kind: str, s: int) -> cp_model.LinearExpr | int:
+        """The cards that event ``kind`` on slot ``s`` costs (a Bridge and the Summit
+        nothing, R7, R10; a Campfire its moved card's cost when paid, R9)."""
+        if kind == "a":
+            return self.cost[s]
+        if kind == "c" and s in self.fire_cost:
+            return self.fire_cost[s]
+        return 0
 
 
 def check_rules(deal: Deal) -> None:
@@ -106,46 +241,58 @@ def check_rules(deal: Deal) -> None:
             )
 
 
-def build_model(deal: Deal, objective: str = "none", redundant: bool = True) -> CpsatModel:
-    """Build the CP-SAT model of ``deal`` (plain data in, model and variable dicts out).
+def build_model(deal: Deal, objective: str = "none", redundant: bool = True,
+                assumptions: bool = False, groups: Sequence[str] | None = None) -> CpsatModel:
+    """Build the CP-SAT model of ``deal`` (plain data in, model and variable dicts out): the
+    variables, then one function per rule group of :data:`GROUPS`, then the objective.
 
     ``objective``: ``none`` (feasibility), ``waste`` (cards out of the game at the win) or
-    ``turns`` (number of moves). Raises :class:`UnsupportedRuleError` for a rule option the
-    model cannot express and ``ValueError`` for an unknown objective. ``redundant`` adds the
-    redundant constraints (slot ancestor counts, deck prefix); off only for measurements.
+    ``turns`` (number of moves). ``redundant`` adds the redundant constraints (slot ancestor
+    counts, deck prefix); off only for measurements. ``assumptions``: each group's
+    constraints are enforced by a Boolean literal of its own, which the model assumes true
+    (``add_assumptions``), so that an infeasible solve names the groups its proof used
+    (:func:`groups_of_proof`); CP-SAT gives that core only with no objective and one worker
+    (else it fixes the literals true and names every group), forces one worker and keeps
+    every feasible solution in presolve. Without (the default), the groups' constraints
+    hold unconditionally. ``groups``: the groups to add (default all); a group left out is
+    relaxed away (its literal is the constant 0). Raises :class:`UnsupportedRuleError` for a
+    rule option the model cannot express and ``ValueError`` for an unknown objective or
+    group.
     """
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r}; valid: {', '.join(OBJECTIVES)}")
+    wanted = tuple(GROUPS) if groups is None else tuple(groups)
+    unknown = set(wanted) - set(GROUPS)
+    if unknown:
+        raise ValueError(f"unknown rule group {sorted(unknown)[0]!r}; valid: {', '.join(GROUPS)}")
     check_rules(deal)
-    rules = deal.rules
+    d = CpsatData.of(deal)
     m = cp_model.CpModel()
-    P, H, R, V = deal.players, rules.hand_size, rules.rows, rules.values
-    look_through = rules.bridge_neighbour == "look-through"
-    max_rule = rules.bridge_replace_cost == "max"
-    paid = rules.campfire_move_cost == "paid"
-    cols = {c: i for i, c in enumerate(rules.colour_letters)}
-    ncol = len(cols)
-    decks = deal.decks
-    n = [len(d) for d in decks]
-    # A player makes at most n_p moves (each consumes a card); the game must end before any
-    # player's (n_p + 1)-th turn.
-    horizon = min(P * n[p] + p for p in range(P))
-    K = [len([k for k in range(n[p] + 1) if P * k + p < horizon]) for p in range(P)]
-    slots = [(r, i) for r in range(1, R + 1) for i in range(1, rules.row_length(r) + 1)]
-    sid = {rs: s for s, rs in enumerate(slots)}
-    S = range(len(slots))
-    cm = CpsatModel(m, deal, slots, horizon, moves_per_player=K)
+    cm = CpsatModel(m, deal, d.slots, d.horizon, d, moves_per_player=d.K)
+    _variables(cm)
+    for g in GROUPS:
+        if g not in wanted:
+            cm.lit[g] = m.new_constant(0)
+        elif assumptions:
+            cm.lit[g] = cm.assumed[g] = m.new_bool_var(f"group_{g}")
+        else:
+            cm.lit[g] = None
+    _rule_order(cm, redundant)
+    _rule_colours(cm)
+    _rule_costs(cm)
+    _rule_contents(cm)
+    _rule_hand(cm, redundant)
+    _objective(cm, objective)
+    if cm.assumed:
+        m.add_assumptions(list(cm.assumed.values()))
+    return cm
 
-    def can_bridge(s: int) -> bool:
-        r, i = slots[s]
-        return rules.bridges > 0 and 1 < i < rules.row_length(r)
 
-    def can_fire(s: int) -> bool:
-        return rules.campfires > 0 and slots[s][0] <= R - 1
-
-    def can_move_in(s: int) -> bool:
-        return rules.campfires > 0 and slots[s][0] >= 2
-
+def _variables(cm: CpsatModel) -> None:
+    """The slots' event times and kinds, contents (R4: a value at least the row), the
+    Campfire moves (to a higher row, R9) and the Summit's turn."""
+    d, m = cm.data, cm.model
+    S, slots, horizon = d.S, d.slots, d.horizon
     # Slot event times: first fill, Ascent arrival, Campfire (horizon = never).
     for s in S:
         r, i = slots[s]
@@ -155,15 +302,15 @@ def build_model(deal: Deal, objective: str = "none", redundant: bool = True) -> 
     # Slot kinds: a Bridge first, a Campfire last, first filled by a moved card.
     for s in S:
         r, i = slots[s]
-        cm.bridge[s] = m.new_bool_var(f"bridge[{r},{i}]") if can_bridge(s) else m.new_constant(0)
-        cm.fire[s] = m.new_bool_var(f"fire[{r},{i}]") if can_fire(s) else m.new_constant(0)
-        cm.moved_in[s] = m.new_bool_var(f"moved_in[{r},{i}]") if can_move_in(s) else m.new_constant(0)
+        cm.bridge[s] = m.new_bool_var(f"bridge[{r},{i}]") if d.can_bridge(s) else m.new_constant(0)
+        cm.fire[s] = m.new_bool_var(f"fire[{r},{i}]") if d.can_fire(s) else m.new_constant(0)
+        cm.moved_in[s] = m.new_bool_var(f"moved_in[{r},{i}]") if d.can_move_in(s) else m.new_constant(0)
     # Ascent content of each slot: value (R4 lower bound) and colour index.
-    v = {s: m.new_int_var(slots[s][0], V, f"v[{slots[s][0]},{slots[s][1]}]") for s in S}
-    col = {s: m.new_int_var(0, ncol - 1, f"col[{slots[s][0]},{slots[s][1]}]") for s in S}
+    cm.v = {s: m.new_int_var(slots[s][0], d.V, f"v[{slots[s][0]},{slots[s][1]}]") for s in S}
+    cm.col = {s: m.new_int_var(0, len(d.cols) - 1, f"col[{slots[s][0]},{slots[s][1]}]") for s in S}
     # Campfire moves: mv[s, s2] = the Campfire on s sends its card to s2 (a higher row).
     for s in S:
-        if not can_fire(s):
+        if not d.can_fire(s):
             continue
         for s2 in S:
             if slots[s2][0] > slots[s][0]:
@@ -171,156 +318,191 @@ def build_model(deal: Deal, objective: str = "none", redundant: bool = True) -> 
     # Turn of the Summit (the last move).
     cm.tend = m.new_int_var(0, horizon - 1, "tend")
 
-    # ---- slot structure ------------------------------------------------------------------
+
+def _rule_order(cm: CpsatModel, redundant: bool) -> None:
+    """Group ``order``: a Bridge before its slot's Ascent content (R7, R8), a Campfire after
+    it and before the Summit (R9), the card a Campfire moves arrives at its Campfire's turn,
+    every slot before the Summit (R10), a slot after its left neighbour and its two
+    supporting slots (R3). ``redundant``: each slot after as many turns as the slots that
+    must come before it."""
+    d, m = cm.data, cm.model
+    S, slots, sid, tend = d.S, d.slots, d.sid, cm.end
+
+    def on(ct: cp_model.Constraint, *when: cp_model.BoolVarT) -> None:
+        cm.on("order", ct, *when)
+
     for s in S:
         r, i = slots[s]
         b, f, mi = cm.bridge[s], cm.fire[s], cm.moved_in[s]
-        m.add(cm.t2[s] == cm.t1[s]).only_enforce_if(~b)
-        m.add(cm.t2[s] > cm.t1[s]).only_enforce_if(b)
-        m.add(cm.t3[s] > cm.t2[s]).only_enforce_if(f)
-        m.add(cm.t3[s] == horizon).only_enforce_if(~f)
-        m.add(cm.t3[s] < cm.tend).only_enforce_if(f)
-        m.add_implication(mi, ~b)
-        m.add(cm.tend > cm.t2[s])  # R10: rows full and no Bridge left before the Summit
+        on(m.add(cm.t2[s] == cm.t1[s]), ~b)
+        on(m.add(cm.t2[s] > cm.t1[s]), b)
+        on(m.add(cm.t3[s] > cm.t2[s]), f)
+        on(m.add(cm.t3[s] == d.horizon), ~f)
+        on(m.add(cm.t3[s] < tend), f)
+        on(m.add_implication(mi, ~b))
+        on(m.add(tend > cm.t2[s]))  # R10: rows full and no Bridge left before the Summit
         if i > 1:
-            m.add(cm.t1[sid[r, i - 1]] < cm.t1[s])  # R3: leftmost empty slot
-            m.add(col[sid[r, i - 1]] != col[s])  # R5 (static, see module docstring)
+            on(m.add(cm.t1[sid[r, i - 1]] < cm.t1[s]))  # R3: leftmost empty slot
         if r > 1:
-            m.add(cm.t1[sid[r - 1, i]] < cm.t1[s])  # R3: support
-            m.add(cm.t1[sid[r - 1, i + 1]] < cm.t1[s])
+            on(m.add(cm.t1[sid[r - 1, i]] < cm.t1[s]))  # R3: support
+            on(m.add(cm.t1[sid[r - 1, i + 1]] < cm.t1[s]))
         outs = [cm.mv[s, s2] for s2 in S if (s, s2) in cm.mv]
-        m.add(sum(outs) == f)
+        on(m.add(sum(outs) == f))
         ins = [cm.mv[s0, s] for s0 in S if (s0, s) in cm.mv]
-        m.add(sum(ins) == mi)
+        on(m.add(sum(ins) == mi))
     for (s, s2), b in cm.mv.items():
-        m.add(cm.t1[s2] == cm.t3[s]).only_enforce_if(b)
-        m.add(v[s2] == v[s]).only_enforce_if(b)
-        m.add(col[s2] == col[s]).only_enforce_if(b)
-
+        on(m.add(cm.t1[s2] == cm.t3[s]), b)
     # Redundant (ancestor counts): every slot that must be filled before s is a distinct turn.
     if redundant:
         for s in S:
             r, i = slots[s]
             before = sum(1 for (r0, i0) in slots if (r0 == r and i0 < i) or (
                 r0 < r and i <= i0 <= i + (r - r0)) or (r0 < r and i0 < i))
-            m.add(cm.t1[s] >= before)
-        m.add(cm.tend >= len(slots))
+            on(m.add(cm.t1[s] >= before))
+        on(m.add(tend >= len(slots)))
 
-    # ---- cost of each slot's Ascent content at its arrival time t2 (R6, R8) ---------------
-    for s in S:
-        r, i = slots[s]
-        length = rules.row_length(r)
-        tau = cm.t2[s]
 
-        def reference(side: list[int], tag: str) -> tuple[Any, Any]:
-            """(has reference, reference value) scanning ``side`` slots outward at tau."""
-            reach = None  # all slots before this one in the scan were looked through
-            refs = []
-            lval = m.new_int_var(0, V, f"ref{tag}[{r},{i}]")
-            for j in side:
-                filled = None
-                if j > s:  # right side: the slot may still be empty
-                    filled = m.new_bool_var(f"filled[{slots[j]}@{r},{i}]")
-                    m.add(cm.t1[j] < tau).only_enforce_if(filled)
-                    m.add(cm.t1[j] > tau).only_enforce_if(~filled)
-                camp = m.new_bool_var(f"camp[{slots[j]}@{r},{i}]")
-                m.add(cm.t3[j] < tau).only_enforce_if(camp)
-                m.add(cm.t3[j] > tau).only_enforce_if(~camp)
-                if can_bridge(j):
-                    later = m.new_bool_var(f"later[{slots[j]}@{r},{i}]")
-                    m.add(cm.t2[j] > tau).only_enforce_if(later)
-                    m.add(cm.t2[j] < tau).only_enforce_if(~later)
-                    if filled is None:
-                        brg = later  # left slots are always filled at tau
-                    else:  # a Bridge at tau: filled before tau, Ascent content after
-                        brg = m.new_bool_var(f"brg[{slots[j]}@{r},{i}]")
-                        m.add_bool_and([filled, later]).only_enforce_if(brg)
-                        m.add_bool_or([brg, ~filled, ~later])
-                else:
-                    brg = None
-                # asc: slot j holds its Ascent card at tau and is the reference if reached.
-                asc = m.new_bool_var(f"asc[{slots[j]}@{r},{i}]")
-                parts = [~camp] + ([~brg] if brg is not None else []) + (
-                    [filled] if filled is not None else [])
-                m.add_bool_and(parts).only_enforce_if(asc)
-                m.add_bool_or([asc] + [~p for p in parts])
-                ref = m.new_bool_var(f"isref[{slots[j]}@{r},{i}]")
-                if reach is None:
-                    m.add(ref == asc)
-                else:
-                    m.add_bool_and([reach, asc]).only_enforce_if(ref)
-                    m.add_bool_or([ref, ~reach, ~asc])
-                m.add(lval == v[j]).only_enforce_if(ref)
-                refs.append(ref)
-                # cont: the scan goes on past j (a Campfire, or a Bridge under look-through).
-                through = [camp] + ([brg] if (brg is not None and look_through) else [])
-                cont = m.new_bool_var(f"cont[{slots[j]}@{r},{i}]")
-                m.add_bool_or(through).only_enforce_if(cont)
-                for t in through:
-                    m.add_implication(t, cont)
-                if reach is None:
-                    nxt = cont
-                else:
-                    nxt = m.new_bool_var(f"reach[{slots[j]}@{r},{i}]")
-                    m.add_bool_and([reach, cont]).only_enforce_if(nxt)
-                    m.add_bool_or([nxt, ~reach, ~cont])
-                reach = nxt
-            has = m.new_bool_var(f"has{tag}[{r},{i}]")
-            if refs:
-                m.add(sum(refs) == has)
-            else:
-                m.add(has == 0)
-            m.add(lval == 0).only_enforce_if(~has)
-            diff = m.new_int_var(0, V, f"d{tag}[{r},{i}]")
-            raw = m.new_int_var(0, V, f"raw{tag}[{r},{i}]")
-            m.add_abs_equality(raw, v[s] - lval)
-            m.add(diff == raw).only_enforce_if(has)
-            m.add(diff == 0).only_enforce_if(~has)
-            return has, diff
+def _rule_colours(cm: CpsatModel) -> None:
+    """Group ``colours`` (R5): two neighbours in a row hold Ascent contents of different
+    colours. Static: a slot's colour never changes once it has one, and Bridges have none."""
+    d, m = cm.data, cm.model
+    for s in d.S:
+        r, i = d.slots[s]
+        if i > 1:
+            cm.on("colours", m.add(cm.col[d.sid[r, i - 1]] != cm.col[s]))
 
-        left = [sid[r, j] for j in range(i - 1, 0, -1)]
-        _, dl = reference(left, "L")
-        c = m.new_int_var(0, V, f"cost[{r},{i}]")
-        if max_rule and can_bridge(s):
-            right = [sid[r, j] for j in range(i + 1, length + 1)]
-            _, dr = reference(right, "R")
-            m.add_max_equality(c, [dl, dr])
+
+def _rule_costs(cm: CpsatModel) -> None:
+    """Group ``costs`` (R6, R8, R9): the cost of each slot's Ascent content at its arrival
+    ``t2``, ``|v - reference|`` against the left reference (and the right one for a
+    Bridge's replacement under ``bridge_replace_cost=max``; none: 0); a moved card's cost is
+    its Campfire's under ``campfire_move_cost=paid``."""
+    d, m = cm.data, cm.model
+    rules = d.deal.rules
+    for s in d.S:
+        r, i = d.slots[s]
+        left = [d.sid[r, j] for j in range(i - 1, 0, -1)]
+        dl = _reference_cost(cm, s, left, "L")
+        c = m.new_int_var(0, d.V, f"cost[{r},{i}]")
+        if d.max_rule and d.can_bridge(s):
+            right = [d.sid[r, j] for j in range(i + 1, rules.row_length(r) + 1)]
+            dr = _reference_cost(cm, s, right, "R")
+            cm.on("costs", m.add_max_equality(c, [dl, dr]))
         else:
-            m.add(c == dl)
+            cm.on("costs", m.add(c == dl))
         cm.cost[s] = c
-
-    # ---- cards: which deck card makes which event ----------------------------------------
-    # x[p, j, kind, s]: card j of player p's deck is the slot s event of kind
-    #   "a" (Ascent content from the hand), "b" (Bridge), "c" (Campfire); "s" = the Summit.
-    event_time: dict[tuple[str, int], Any] = {}
-    event_cost: dict[tuple[str, int], Any] = {}
-    for s in S:
-        event_time["a", s] = cm.t2[s]
-        event_cost["a", s] = cm.cost[s]
-        event_time["b", s] = cm.t1[s]
-        event_cost["b", s] = 0
-        event_time["c", s] = cm.t3[s]
-        if paid:
-            cc = m.new_int_var(0, V, f"firecost[{slots[s]}]")
+    if d.paid:
+        for s in d.S:
+            cc = m.new_int_var(0, d.V, f"firecost[{d.slots[s]}]")
             for (s0, s2), b in cm.mv.items():
                 if s0 == s:
-                    m.add(cc == cm.cost[s2]).only_enforce_if(b)
-            event_cost["c", s] = cc
+                    cm.on("costs", m.add(cc == cm.cost[s2]), b)
+            cm.fire_cost[s] = cc
+
+
+def _reference_cost(cm: CpsatModel, s: int, side: list[int], tag: str) -> cp_model.IntVar:
+    """The difference ``|v[s] - reference|`` (0 without one) against the reference found by
+    scanning the ``side`` slots outward at slot ``s``'s arrival time ``t2[s]`` (R6, R8): a
+    slot ``j`` is a Campfire then iff ``t3[j] < t2[s]``, a Bridge iff ``t2[j] > t2[s]``,
+    empty (right side only) iff ``t1[j] > t2[s]``; the scan goes past a Campfire, and past
+    a Bridge under ``bridge_neighbour=look-through``."""
+    d, m = cm.data, cm.model
+    V, slots = d.V, d.slots
+    r, i = slots[s]
+    tau = cm.t2[s]
+
+    def on(ct: cp_model.Constraint, *when: cp_model.BoolVarT) -> None:
+        cm.on("costs", ct, *when)
+
+    reach: cp_model.IntVar | None = None  # all slots before this one in the scan were looked through
+    refs = []
+    lval = m.new_int_var(0, V, f"ref{tag}[{r},{i}]")
+    for j in side:
+        filled = None
+        if j > s:  # right side: the slot may still be empty
+            filled = m.new_bool_var(f"filled[{slots[j]}@{r},{i}]")
+            on(m.add(cm.t1[j] < tau), filled)
+            on(m.add(cm.t1[j] > tau), ~filled)
+        camp = m.new_bool_var(f"camp[{slots[j]}@{r},{i}]")
+        on(m.add(cm.t3[j] < tau), camp)
+        on(m.add(cm.t3[j] > tau), ~camp)
+        brg: cp_model.IntVar | None = None
+        if d.can_bridge(j):
+            later = m.new_bool_var(f"later[{slots[j]}@{r},{i}]")
+            on(m.add(cm.t2[j] > tau), later)
+            on(m.add(cm.t2[j] < tau), ~later)
+            if filled is None:
+                brg = later  # left slots are always filled at tau
+            else:  # a Bridge at tau: filled before tau, Ascent content after
+                brg = m.new_bool_var(f"brg[{slots[j]}@{r},{i}]")
+                on(m.add_bool_and([filled, later]), brg)
+                on(m.add_bool_or([brg, ~filled, ~later]))
+        # asc: slot j holds its Ascent card at tau and is the reference if reached.
+        asc = m.new_bool_var(f"asc[{slots[j]}@{r},{i}]")
+        parts = [~camp] + ([~brg] if brg is not None else []) + (
+            [filled] if filled is not None else [])
+        on(m.add_bool_and(parts), asc)
+        on(m.add_bool_or([asc] + [~p for p in parts]))
+        ref = m.new_bool_var(f"isref[{slots[j]}@{r},{i}]")
+        if reach is None:
+            on(m.add(ref == asc))
         else:
-            event_cost["c", s] = 0
-    event_time["s", -1] = cm.tend
-    event_cost["s", -1] = 0
-    by_event: dict[tuple[str, int], list[Any]] = {e: [] for e in event_time}
-    card_events: dict[tuple[int, int], list[tuple[str, int]]] = {}
-    for p in range(P):
-        for j, card in enumerate(decks[p]):
+            on(m.add_bool_and([reach, asc]), ref)
+            on(m.add_bool_or([ref, ~reach, ~asc]))
+        on(m.add(lval == cm.v[j]), ref)
+        refs.append(ref)
+        # cont: the scan goes on past j (a Campfire, or a Bridge under look-through).
+        through = [camp] + ([brg] if (brg is not None and d.look_through) else [])
+        cont = m.new_bool_var(f"cont[{slots[j]}@{r},{i}]")
+        on(m.add_bool_or(through), cont)
+        for t in through:
+            on(m.add_implication(t, cont))
+        if reach is None:
+            nxt = cont
+        else:
+            nxt = m.new_bool_var(f"reach[{slots[j]}@{r},{i}]")
+            on(m.add_bool_and([reach, cont]), nxt)
+            on(m.add_bool_or([nxt, ~reach, ~cont]))
+        reach = nxt
+    has = m.new_bool_var(f"has{tag}[{r},{i}]")
+    if refs:
+        on(m.add(sum(refs) == has))
+    else:
+        on(m.add(has == 0))
+    on(m.add(lval == 0), ~has)
+    diff = m.new_int_var(0, V, f"d{tag}[{r},{i}]")
+    raw = m.new_int_var(0, V, f"raw{tag}[{r},{i}]")
+    on(m.add_abs_equality(raw, cm.v[s] - lval))
+    on(m.add(diff == raw), has)
+    on(m.add(diff == 0), ~has)
+    return diff
+
+
+def _rule_contents(cm: CpsatModel) -> None:
+    """Group ``contents``: which deck card makes which event (:attr:`CpsatModel.x`). Each
+    slot's Ascent content comes from one Ascent card of a hand (its value and colour) or from
+    the slot a Campfire moved it from (R9: the same value and colour); a Campfire goes on a
+    content of its colour (R9); each Bridge and Campfire event is made by one card; the
+    Summit is played once (R10)."""
+    d, m = cm.data, cm.model
+    rules = d.deal.rules
+    S, slots = d.S, d.slots
+
+    def on(ct: cp_model.Constraint, *when: cp_model.BoolVarT) -> None:
+        cm.on("contents", ct, *when)
+
+    by_event: dict[tuple[str, int], list[cp_model.IntVar]] = {
+        e: [] for s in S for e in (("a", s), ("b", s), ("c", s))}
+    by_event["s", -1] = []
+    for p in range(d.P):
+        for j, card in enumerate(d.decks[p]):
             choices: list[tuple[str, int]] = []
             if card.is_ascent:
                 choices = [("a", s) for s in S if slots[s][0] <= rules.max_row(card.value)]
             elif card.is_bridge:
-                choices = [("b", s) for s in S if can_bridge(s)]
+                choices = [("b", s) for s in S if d.can_bridge(s)]
             elif card.is_campfire:
-                choices = [("c", s) for s in S if can_fire(s)]
+                choices = [("c", s) for s in S if d.can_fire(s)]
             elif card.is_summit:
                 choices = [("s", -1)]
             for kind, s in choices:
@@ -328,100 +510,130 @@ def build_model(deal: Deal, objective: str = "none", redundant: bool = True) -> 
                 cm.x[p, j, kind, s] = b
                 by_event[kind, s].append(b)
                 if kind == "a":
-                    m.add(v[s] == card.value).only_enforce_if(b)
-                    m.add(col[s] == cols[card.colour]).only_enforce_if(b)
+                    on(m.add(cm.v[s] == card.value), b)
+                    on(m.add(cm.col[s] == d.cols[card.colour]), b)
                 elif kind == "c":
-                    m.add(col[s] == cols[card.colour]).only_enforce_if(b)
-            card_events[p, j] = choices
+                    on(m.add(cm.col[s] == d.cols[card.colour]), b)
+            cm.card_events[p, j] = choices
             pl = m.new_bool_var(f"placed[{p},{j}]")
-            m.add(sum(cm.x[p, j, kind, s] for kind, s in choices) == pl)
+            on(m.add(sum(cm.x[p, j, kind, s] for kind, s in choices) == pl))
             cm.placed[p, j] = pl
     for s in S:
-        m.add(sum(by_event["a", s]) + cm.moved_in[s] == 1)
-        m.add(sum(by_event["b", s]) == cm.bridge[s])
-        m.add(sum(by_event["c", s]) == cm.fire[s])
-    m.add(sum(by_event["s", -1]) == 1)
+        on(m.add(sum(by_event["a", s]) + cm.moved_in[s] == 1))
+        on(m.add(sum(by_event["b", s]) == cm.bridge[s]))
+        on(m.add(sum(by_event["c", s]) == cm.fire[s]))
+    on(m.add(sum(by_event["s", -1]) == 1))
+    for (s, s2), b in cm.mv.items():
+        on(m.add(cm.v[s2] == cm.v[s]), b)
+        on(m.add(cm.col[s2] == cm.col[s]), b)
 
-    # ---- moves and hands, per player (R11) -----------------------------------------------
-    waste_terms = [cm.bridge[s] for s in S]
+
+def _rule_hand(cm: CpsatModel, redundant: bool) -> None:
+    """Group ``hand`` (R11), per player, without a Boolean per card and turn: cards never
+    placed are interchangeable junk, so a move is feasible iff its card is in the player's
+    drawn window and the hand holds enough junk to pay. Per own move ``k``: ``C[k]`` cards
+    consumed before it, window ``w[k] = min(C[k] + H, n)``, junk in hand ``(w - placed cards
+    with deck index < w) - (C - placements before k)``, which covers the move's discards.
+    Each placed card's own move ``k[c]`` (all different per player) reads ``w``, the move
+    kind and the cost through element constraints, and makes its event at turn ``P·k + p``.
+    Symmetry breaking: of two equal cards in one deck, both placed, the upper one first.
+    ``redundant``: a placed card ``j`` was drawn, so ``j - H + 1`` cards were consumed."""
+    d, m = cm.data, cm.model
+    P, H, tend = d.P, d.H, cm.end
+
+    def on(ct: cp_model.Constraint, *when: cp_model.BoolVarT) -> None:
+        cm.on("hand", ct, *when)
+
+    waste_terms: list[cp_model.LinearExpr | int] = [cm.bridge[s] for s in d.S]
     for p in range(P):
-        Kp, np_ = K[p], n[p]
+        Kp, np_ = d.K[p], d.n[p]
         # prefix[i]: placed cards among the top i cards of the deck.
         prefix = [m.new_constant(0)]
         for j in range(np_):
             pv = m.new_int_var(0, j + 1, f"prefix[{p},{j + 1}]")
-            m.add(pv == prefix[-1] + cm.placed[p, j])
+            on(m.add(pv == prefix[-1] + cm.placed[p, j]))
             prefix.append(pv)
         consumed = m.new_constant(0)  # C[k]: cards consumed before move k
-        placed_before: Any = 0  # placements before move k
+        placed_before: cp_model.LinearExpr | int = 0  # placements before move k
         w_list, isp_list, cst_list = [], [], []
         for k in range(Kp):
             act = m.new_bool_var(f"act[{p},{k}]")
-            m.add(cm.tend >= P * k + p).only_enforce_if(act)
-            m.add(cm.tend < P * k + p).only_enforce_if(~act)
+            on(m.add(tend >= P * k + p), act)
+            on(m.add(tend < P * k + p), ~act)
             ip = m.new_bool_var(f"isp[{p},{k}]")  # move k plays a card
             idc = m.new_bool_var(f"isd[{p},{k}]")  # move k discards two
-            m.add(ip + idc == act)
+            on(m.add(ip + idc == act))
             cs = m.new_int_var(0, max(H - 1, 0), f"cst[{p},{k}]")  # discards paid by move k
-            m.add(cs == 0).only_enforce_if(~ip)
+            on(m.add(cs == 0), ~ip)
             cm.isp[p, k], cm.isd[p, k], cm.cst[p, k] = ip, idc, cs
             w = m.new_int_var(min(H, np_), np_, f"w[{p},{k}]")  # drawn window
-            m.add_min_equality(w, [consumed + H, np_])
+            on(m.add_min_equality(w, [consumed + H, np_]))
             plw = m.new_int_var(0, np_, f"plw[{p},{k}]")
-            m.add_element(w, prefix, plw)
+            on(m.add_element(w, prefix, plw))
             # junk in hand covers the discards of this move
-            m.add(w - plw - (consumed - placed_before) >= cs + 2 * idc).only_enforce_if(act)
+            on(m.add(w - plw - (consumed - placed_before) >= cs + 2 * idc), act)
             nxt = m.new_int_var(0, np_, f"C[{p},{k + 1}]")
-            m.add(nxt == consumed + ip + cs + 2 * idc)
+            on(m.add(nxt == consumed + ip + cs + 2 * idc))
             consumed = nxt
             placed_before = placed_before + ip
             w_list.append(w)
             isp_list.append(ip)
             cst_list.append(cs)
             waste_terms += [cs, 2 * idc]
-        m.add(sum(isp_list) == sum(cm.placed[p, j] for j in range(np_)))
+        on(m.add(sum(isp_list) == sum(cm.placed[p, j] for j in range(np_))))
         # Redundant (deck prefix): a placed card was drawn, so at least j - H + 1 cards were
         # consumed by the end; the LP then sees that deep cards force discards.
         if redundant:
             for j in range(H, np_):
-                m.add(consumed >= j - H + 1).only_enforce_if(cm.placed[p, j])
+                on(m.add(consumed >= j - H + 1), cm.placed[p, j])
         w_ext = w_list + [m.new_constant(np_)] * np_
         isp_ext = isp_list + [m.new_constant(0)] * np_
         cst_ext = cst_list + [m.new_constant(0)] * np_
         for j in range(np_):
             pl = cm.placed[p, j]
             kc = m.new_int_var(0, Kp + np_ - 1, f"k[{p},{j}]")  # own move that plays card j
-            m.add(kc < Kp).only_enforce_if(pl)
-            m.add(kc == Kp + j).only_enforce_if(~pl)
+            on(m.add(kc < Kp), pl)
+            on(m.add(kc == Kp + j), ~pl)
             cm.k[p, j] = kc
             wk = m.new_int_var(0, np_, f"wk[{p},{j}]")
-            m.add_element(kc, w_ext, wk)
-            m.add(wk >= j + 1).only_enforce_if(pl)  # the card is drawn when played
+            on(m.add_element(kc, w_ext, wk))
+            on(m.add(wk >= j + 1), pl)  # the card is drawn when played
             ik = m.new_int_var(0, 1, f"ik[{p},{j}]")
-            m.add_element(kc, isp_ext, ik)
-            m.add(ik == 1).only_enforce_if(pl)
+            on(m.add_element(kc, isp_ext, ik))
+            on(m.add(ik == 1), pl)
             ck = m.new_int_var(0, max(H - 1, 0), f"ck[{p},{j}]")
-            m.add_element(kc, cst_ext, ck)
-            for kind, s in card_events[p, j]:
+            on(m.add_element(kc, cst_ext, ck))
+            for kind, s in cm.card_events[p, j]:
                 b = cm.x[p, j, kind, s]
-                m.add(event_time[kind, s] == P * kc + p).only_enforce_if(b)
-                m.add(ck == event_cost[kind, s]).only_enforce_if(b)
-        m.add_all_different([cm.k[p, j] for j in range(np_)])
+                on(m.add(cm.event_time(kind, s) == P * kc + p), b)
+                on(m.add(ck == cm.event_cost(kind, s)), b)
+        on(m.add_all_different([cm.k[p, j] for j in range(np_)]))
         # Symmetry breaking: equal cards of one deck, both placed -> the upper one first.
         first: dict[Card, int] = {}
-        for j, card in enumerate(decks[p]):
+        for j, card in enumerate(d.decks[p]):
             if card in first:
                 j0 = first[card]
-                m.add(cm.k[p, j0] < cm.k[p, j]).only_enforce_if(
-                    [cm.placed[p, j0], cm.placed[p, j]])
+                on(m.add(cm.k[p, j0] < cm.k[p, j]), cm.placed[p, j0], cm.placed[p, j])
             first[card] = j
-
     cm.waste = sum(waste_terms)
+
+
+def _objective(cm: CpsatModel, objective: str) -> None:
+    """``waste``: minimise the cards out of the game at the win (every discard and every
+    Bridge, which its replacement sends out, R8); ``turns``: minimise the moves; ``none``:
+    no objective (feasibility)."""
     if objective == "waste":
-        m.minimize(cm.waste)
+        cm.model.minimize(cm.waste)
     elif objective == "turns":
-        m.minimize(cm.tend + 1)
-    return cm
+        cm.model.minimize(cm.end + 1)
+
+
+def groups_of_proof(cm: CpsatModel, solver: cp_model.CpSolver) -> list[str]:
+    """The rule groups (keys of :data:`GROUPS`) whose assumption literals CP-SAT's proof of
+    infeasibility used (its sufficient assumptions), in :data:`GROUPS` order; empty when the
+    model was built without assumptions."""
+    used = set(solver.sufficient_assumptions_for_infeasibility())
+    return [g for g, lit in cm.assumed.items() if lit.index in used]
 
 
 # ---- solving and decoding -----------------------------------------------------------------
@@ -433,7 +645,7 @@ def _decode(cm: CpsatModel, solver: cp_model.CpSolver) -> list[Move]:
     rules = deal.rules
     P = deal.players
     val = solver.value
-    tend = val(cm.tend)
+    tend = val(cm.end)
     # events per (player, own move) and placed cards per player
     by_move: dict[tuple[int, int], tuple[int, str, int]] = {}
     placed_at: dict[int, list[tuple[int, int]]] = {p: [] for p in range(P)}  # (k, j)
@@ -547,10 +759,35 @@ def _add_hints(cm: CpsatModel, hint: Sequence[Move]) -> None:
         u = used.get((p, j))
         m.add_hint(cm.placed[p, j], int(u is not None))
         m.add_hint(kc, u[2] if u is not None else cm.moves_per_player[p] + j)
-    m.add_hint(cm.tend, len(hint) - 1)
+    m.add_hint(cm.end, len(hint) - 1)
 
 
-#: Why CP-SAT does not start from a mid-game position (issue 8).
+def name_groups(deal: Deal, time_limit: float | None = None, seed: int = 0
+                ) -> tuple[list[str] | None, float, bool]:
+    """The rule groups of :data:`GROUPS` that a proof of ``deal``'s loss uses: the decide
+    model (objective ``none``) with every group under an assumption, solved on one worker
+    (the only setting in which CP-SAT names them), at most ``time_limit`` seconds. Returns
+    the groups (CP-SAT's sufficient assumptions: enough for the proof, not always the fewest;
+    empty when presolve closed the model without them), or ``None`` when the time ran out or
+    a Ctrl-C/SIGTERM came first; the seconds; whether it was interrupted. Raises
+    :class:`SolverBug` when the model turns out feasible (the loss was proven)."""
+    t = time.perf_counter()
+    cm = build_model(deal, "none", assumptions=True)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = int(seed)
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = max(0.01, time_limit)
+    status, interrupted = solve_interruptibly(solver, cm.model)
+    seconds = round(time.perf_counter() - t, 3)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise SolverBug("cpsat: a proven loss is feasible with every rule group assumed")
+    if status != cp_model.INFEASIBLE:
+        return None, seconds, interrupted
+    return groups_of_proof(cm, solver), seconds, interrupted
+
+
+#: Why CP-SAT does not start from a mid-game position.
 POSITION_UNSUPPORTED = ("CP-SAT's model starts from a deal's first move (an empty mountain, "
                         "full decks), not from a mid-game position; use --solver dfs")
 
@@ -592,13 +829,21 @@ def solve_cpsat(
     ``stats["hint"]`` says where the hint came from. ``verbose`` prints the CP-SAT search
     log. ``params``: further CP-SAT parameters by name (for experiments).
 
-    ``loss_model`` (solo deals, default on; issue 11): where no hint is known (none given,
+    ``loss_model`` (solo deals, default on): where no hint is known (none given,
     or the beam found no win), first run the relaxed loss model of
     :mod:`solver.cpsat_loss` (all of the time left; its build counts). Its
     infeasibility proves the loss for every objective; with objective ``none`` a solution
     that the engine replays as a win is the answer; otherwise the exact model runs with the
     time left (a replayed win from the loss model is its hint). ``stats["loss_model"]``
-    holds its status and seconds.
+    holds its status and seconds (and, for its proof, the groups of
+    :data:`solver.cpsat_loss.GROUPS` it used).
+
+    A ``loss`` the exact model proves names the rule groups of :data:`GROUPS` that its proof
+    uses, ``stats["groups"]`` (:func:`name_groups`: a second solve, of the decide model with
+    the groups under assumptions, on one worker, at most twice the first solve's seconds and
+    within the time limit; ``stats["group_seconds"]``; no ``groups`` when it ran out). The
+    first solve has no assumptions: it is the model and search of :func:`build_model`'s
+    default, whatever the objective and workers.
     """
     deal = deal_of_start(deal)
     start = time.perf_counter()
@@ -642,7 +887,8 @@ def solve_cpsat(
 
         verdict, moves, raw = solve_loss_model(deal, left(), workers, seed, verbose)
         loss_stats = {"status": verdict, "seconds": raw["seconds"],
-                      "branches": raw["branches"], "conflicts": raw["conflicts"]}
+                      "branches": raw["branches"], "conflicts": raw["conflicts"],
+                      **({"groups": raw["groups"]} if "groups" in raw else {})}
         base = {"nodes": loss_stats["branches"], "table_entries": 0, "hint": hint_note,
                 "hint_seconds": hint_seconds, "loss_model": loss_stats}
         if raw.get("interrupted"):
@@ -669,14 +915,17 @@ def solve_cpsat(
                         "status": "FEASIBLE (the loss model's solution, replayed as a win)"})
             hint = moves
             hint_note = f"the loss model's win ({len(moves)} moves)"
+    # no assumptions here: with them CP-SAT forces one worker and a weaker presolve, and the
+    # decide model's plans change; a proven loss names its groups in a second solve
     cm = build_model(deal, objective)
     if hint:
         _add_hints(cm, hint)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = max(1, int(workers))
     solver.parameters.random_seed = int(seed)
-    if deadline is not None:
-        solver.parameters.max_time_in_seconds = float(left())
+    limit = left()
+    if limit is not None:
+        solver.parameters.max_time_in_seconds = limit
     solver.parameters.log_search_progress = bool(verbose)
     if verbose:  # the log goes to standard error: standard output is the answer (--json)
         solver.parameters.log_to_stdout = False
@@ -703,20 +952,30 @@ def solve_cpsat(
     if status == cp_model.MODEL_INVALID:
         raise SolverBug(f"cpsat built an invalid model: {cm.model.validate()}")
     if status == cp_model.INFEASIBLE:
+        if not interrupted:
+            cap = max(1.0, 2.0 * solver.wall_time)
+            limit = left()
+            named, group_seconds, interrupted = name_groups(
+                deal, cap if limit is None else min(cap, limit), seed)
+            stats["group_seconds"] = group_seconds
+            if named is not None:
+                stats["groups"] = named
+            if interrupted:
+                stats["interrupted"] = True
+            stats["seconds"] = round(time.perf_counter() - start, 3)
         return SolveResult(LOSS, objective, deal, solver="cpsat", stats=stats)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return SolveResult(UNKNOWN, objective, deal, solver="cpsat", stats=stats)
     moves = _decode(cm, solver)
     plan = checked_plan(deal, moves, "cpsat")
     game = plan.replay().game
+    value = None
     if objective == "waste":
-        value: int | None = len(game.out)
+        value = len(game.out)
         if value != round(solver.objective_value):
             raise SolverBug(f"cpsat: objective {solver.objective_value} but the plan wastes {value}")
     elif objective == "turns":
         value = len(moves)
-    else:
-        value = None
     optimal = status == cp_model.OPTIMAL
     bound = None
     if objective != "none":
@@ -728,4 +987,5 @@ def solve_cpsat(
     )
 
 
-__all__ = ["CpsatModel", "UnsupportedRuleError", "build_model", "check_rules", "solve_cpsat"]
+__all__ = ["GROUPS", "CpsatData", "CpsatModel", "UnsupportedRuleError", "build_model", "check_rules",
+           "groups_of_proof", "name_groups", "solve_cpsat"]

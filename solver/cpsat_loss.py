@@ -110,7 +110,7 @@ class LossData:
     slots: list[tuple[int, int]]
     fixed: dict[tuple[int, int], Card]
     empty: list[tuple[int, int]]
-    colours: str
+    colours: tuple[str, ...]
     values: int
     look_through: bool
     bridge_max: bool
@@ -186,14 +186,14 @@ class LossModel:
         if unknown:
             raise ValueError(f"unknown rule group {sorted(unknown)[0]!r}; valid: {', '.join(GROUPS)}")
         #: assumption literal of each rule group
-        self.lit = {g: m.NewBoolVar(f"group_{g}") for g in self.groups}
+        self.lit = {g: m.new_bool_var(f"group_{g}") for g in self.groups}
         self.T = sum(d.n_cards)  # every move takes a card out of a hand for good
         self._cb_cache: dict[tuple, Any] = {}
         self._variables()
         self._idx = {id(e): n for n, e in enumerate(self.events)}
         for g in self.groups:
             getattr(self, "_rule_" + g)(self.lit[g])
-        m.AddAssumptions(list(self.lit.values()))
+        m.add_assumptions(list(self.lit.values()))
 
     # ---- variables and the definitions every group reads ---------------------------------
 
@@ -226,8 +226,8 @@ class LossModel:
                 else:
                     ok = False
                 if ok:
-                    e.choice[ci] = m.NewBoolVar(f"fill_c{ci}_r{r}_s{k}")
-            m.AddExactlyOne(e.choice.values())
+                    e.choice[ci] = m.new_bool_var(f"fill_c{ci}_r{r}_s{k}")
+            m.add_exactly_one(e.choice.values())
             self.fill[s] = e
             self.events.append(e)
         # replacements: the Bridges standing and any that an inner empty slot may get
@@ -240,14 +240,14 @@ class LossModel:
             if standing:
                 present = None
             else:
-                present = m.NewBoolVar(f"bridge_r{r}_s{k}")
-                m.Add(present == sum(v for ci, v in self.fill[s].choice.items()
+                present = m.new_bool_var(f"bridge_r{r}_s{k}")
+                m.add(present == sum(v for ci, v in self.fill[s].choice.items()
                                      if cards[ci].card.is_bridge))
             e = Event("replace", s, present)
             for ci, sc in enumerate(cards):
                 if sc.card.is_ascent:
-                    e.choice[ci] = m.NewBoolVar(f"rep_c{ci}_r{r}_s{k}")
-            m.Add(sum(e.choice.values()) == (1 if present is None else present))
+                    e.choice[ci] = m.new_bool_var(f"rep_c{ci}_r{r}_s{k}")
+            m.add(sum(e.choice.values()) == (1 if present is None else present))
             self.rep[s] = e
             self.events.append(e)
         # a card is played at most once; played[ci]: it is played
@@ -257,9 +257,9 @@ class LossModel:
                 uses[ci].append(v)
         self.played = {}
         for ci, vs in uses.items():
-            m.AddAtMostOne(vs)
-            p = m.NewBoolVar(f"played_c{ci}")
-            m.Add(p == sum(vs))
+            m.add_at_most_one(vs)
+            p = m.new_bool_var(f"played_c{ci}")
+            m.add(p == sum(vs))
             self.played[ci] = p
         # contents: the value and colour that each empty slot holds (its Ascent card, the
         # card a Campfire moved into it), and each Bridge slot's replacement
@@ -271,18 +271,18 @@ class LossModel:
         for s, e in self.fill.items():
             if s[0] == R:
                 continue
-            self.val[s] = m.NewIntVar(0, d.values, f"val_r{s[0]}_s{s[1]}")
-            self.col[s] = m.NewIntVar(0, ncol, f"col_r{s[0]}_s{s[1]}")
+            self.val[s] = m.new_int_var(0, d.values, f"val_r{s[0]}_s{s[1]}")
+            self.col[s] = m.new_int_var(0, ncol, f"col_r{s[0]}_s{s[1]}")
             bridges, camps = [], []
             for ci, v in e.choice.items():
                 card = cards[ci].card
                 if card.is_ascent:
-                    m.Add(self.val[s] == card.value).OnlyEnforceIf(v)
-                    m.Add(self.col[s] == d.colours.index(card.colour) + 1).OnlyEnforceIf(v)
+                    m.add(self.val[s] == card.value).only_enforce_if(v)
+                    m.add(self.col[s] == d.colours.index(card.colour) + 1).only_enforce_if(v)
                 elif card.is_bridge:
                     bridges.append(v)
-                    m.Add(self.val[s] == 0).OnlyEnforceIf(v)
-                    m.Add(self.col[s] == 0).OnlyEnforceIf(v)
+                    m.add(self.val[s] == 0).only_enforce_if(v)
+                    m.add(self.col[s] == 0).only_enforce_if(v)
                 else:
                     camps.append(v)
             self.is_bridge[s] = self._sum_bool(bridges)
@@ -290,41 +290,41 @@ class LossModel:
         self.rval: dict[tuple[int, int], Any] = {}
         self.rcol: dict[tuple[int, int], Any] = {}
         for s, e in self.rep.items():
-            self.rval[s] = m.NewIntVar(0, d.values, f"rval_r{s[0]}_s{s[1]}")
-            self.rcol[s] = m.NewIntVar(0, ncol, f"rcol_r{s[0]}_s{s[1]}")
+            self.rval[s] = m.new_int_var(0, d.values, f"rval_r{s[0]}_s{s[1]}")
+            self.rcol[s] = m.new_int_var(0, ncol, f"rcol_r{s[0]}_s{s[1]}")
             for ci, v in e.choice.items():
                 card = cards[ci].card
-                m.Add(self.rval[s] == card.value).OnlyEnforceIf(v)
-                m.Add(self.rcol[s] == d.colours.index(card.colour) + 1).OnlyEnforceIf(v)
+                m.add(self.rval[s] == card.value).only_enforce_if(v)
+                m.add(self.rcol[s] == d.colours.index(card.colour) + 1).only_enforce_if(v)
         self._campfire_sources()
         # time: move index, the mover's own move count, its consumption, the cost
         H, P = d.H, d.P
-        for n, e in enumerate(self.events):
+        for e in self.events:
             tag = f"{e.kind}_r{e.slot[0]}_s{e.slot[1]}"
-            e.tau = m.NewIntVar(0, self.T, f"tau_{tag}")
-            e.k = m.NewIntVar(0, self.T, f"k_{tag}")
-            e.u = m.NewIntVar(0, self.T + H, f"u_{tag}")
-            e.cost = m.NewIntVar(0, H - 1, f"cost_{tag}")
-            e.end = m.NewIntVar(1, self.T + 2 * H, f"end_{tag}")
-            m.Add(e.end == e.u + e.cost + 1)
+            e.tau = m.new_int_var(0, self.T, f"tau_{tag}")
+            e.k = m.new_int_var(0, self.T, f"k_{tag}")
+            e.u = m.new_int_var(0, self.T + H, f"u_{tag}")
+            e.cost = m.new_int_var(0, H - 1, f"cost_{tag}")
+            e.end = m.new_int_var(1, self.T + 2 * H, f"end_{tag}")
+            m.add(e.end == e.u + e.cost + 1)
             for q in range(P):
                 mine = [v for ci, v in e.choice.items() if cards[ci].owner == q]
                 e.player[q] = self._sum_bool(mine) if P > 1 else (
                     e.present if e.present is not None else None)
             if e.present is not None:  # an absent event is parked: no time, no cost
-                m.Add(e.cost == 0).OnlyEnforceIf(e.present.Not())
+                m.add(e.cost == 0).only_enforce_if(e.present.negated())
         self.peak = self.fill[(R, 0)]
         # before[a, b]: events a and b both happen and a comes first
         E = len(self.events)
         self.before: dict[tuple[int, int], Any] = {}
         for a, b in itertools.permutations(range(E), 2):
             ea, eb = self.events[a], self.events[b]
-            lit = m.NewBoolVar(f"before_{a}_{b}")
+            lit = m.new_bool_var(f"before_{a}_{b}")
             both = [x for x in (ea.present, eb.present) if x is not None]
             for x in both:
-                m.AddImplication(lit, x)
-            m.Add(ea.tau < eb.tau).OnlyEnforceIf(lit)
-            m.Add(ea.tau > eb.tau).OnlyEnforceIf([lit.Not()] + both)
+                m.add_implication(lit, x)
+            m.add(ea.tau < eb.tau).only_enforce_if(lit)
+            m.add(ea.tau > eb.tau).only_enforce_if([lit.negated()] + both)
             self.before[a, b] = lit
         # same[a, b]: a and b are made by the same player
         self.same: dict[tuple[int, int], Any] = {}
@@ -345,22 +345,22 @@ class LossModel:
                 if a == b:
                     continue
                 w = self._and_opt([self.before[a, b], self.same[a, b]])
-                z = m.NewIntVar(-1, H - 2, "")
-                m.Add(z == ea.cost - 1).OnlyEnforceIf(w)
-                m.Add(z == 0).OnlyEnforceIf(w.Not())
+                z = m.new_int_var(-1, H - 2, "")
+                m.add(z == ea.cost - 1).only_enforce_if(w)
+                m.add(z == 0).only_enforce_if(w.negated())
                 terms.append(z)
                 n_before.append(w)
             pres = [] if eb.present is None else [eb.present]
-            m.Add(eb.u == 2 * eb.k + sum(terms)).OnlyEnforceIf(pres)
+            m.add(eb.u == 2 * eb.k + sum(terms)).only_enforce_if(pres)
             self.earlier[b] = n_before
             if P == 1:
-                m.Add(eb.k == eb.tau)
+                m.add(eb.k == eb.tau)
         # a card is played by an event whose mover holds it: it has arrived by then (R11)
-        for b, eb in enumerate(self.events):
+        for eb in self.events:
             for ci, v in eb.choice.items():
                 need = cards[ci].index + 1 - H
                 if need > 0:
-                    m.Add(eb.u >= need).OnlyEnforceIf(v)
+                    m.add(eb.u >= need).only_enforce_if(v)
 
     def _campfire_sources(self) -> None:
         """``src[(j0, j)]``: the card moved into slot ``j`` by a Campfire came from slot
@@ -384,32 +384,32 @@ class LossModel:
                         continue  # (a Bridge's slot: its replacement may be a source)
                     if f is not None and f.is_ascent and f.value < r + 1:
                         continue  # R4: this card cannot go up to row r (a fact of the position)
-                    q = m.NewBoolVar(f"src_c{ci}_from_r{j0[0]}_s{j0[1]}_to_r{r}_s{j[1]}")
-                    m.AddImplication(q, v)
+                    q = m.new_bool_var(f"src_c{ci}_from_r{j0[0]}_s{j0[1]}_to_r{r}_s{j[1]}")
+                    m.add_implication(q, v)
                     cc = d.colours.index(colour) + 1
                     if f is not None and f.is_ascent:
-                        m.Add(self.val[j] == f.value).OnlyEnforceIf(q)
-                        m.Add(self.col[j] == cc).OnlyEnforceIf(q)
+                        m.add(self.val[j] == f.value).only_enforce_if(q)
+                        m.add(self.col[j] == cc).only_enforce_if(q)
                     elif f is not None:  # a standing Bridge: its replacement card moves
-                        m.Add(self.val[j] == self.rval[j0]).OnlyEnforceIf(q)
-                        m.Add(self.rcol[j0] == cc).OnlyEnforceIf(q)
-                        m.Add(self.col[j] == cc).OnlyEnforceIf(q)
+                        m.add(self.val[j] == self.rval[j0]).only_enforce_if(q)
+                        m.add(self.rcol[j0] == cc).only_enforce_if(q)
+                        m.add(self.col[j] == cc).only_enforce_if(q)
                     else:  # an empty slot: its Ascent content (or a Bridge's replacement)
-                        m.Add(self.col[j0] == cc).OnlyEnforceIf([q, self.is_bridge[j0].Not()])
-                        m.Add(self.val[j] == self.val[j0]).OnlyEnforceIf([q, self.is_bridge[j0].Not()])
-                        m.Add(self.col[j] == cc).OnlyEnforceIf(q)
+                        m.add(self.col[j0] == cc).only_enforce_if([q, self.is_bridge[j0].negated()])
+                        m.add(self.val[j] == self.val[j0]).only_enforce_if([q, self.is_bridge[j0].negated()])
+                        m.add(self.col[j] == cc).only_enforce_if(q)
                         if j0 in self.rval:
-                            m.Add(self.val[j] == self.rval[j0]).OnlyEnforceIf([q, self.is_bridge[j0]])
-                            m.Add(self.rcol[j0] == cc).OnlyEnforceIf([q, self.is_bridge[j0]])
+                            m.add(self.val[j] == self.rval[j0]).only_enforce_if([q, self.is_bridge[j0]])
+                            m.add(self.rcol[j0] == cc).only_enforce_if([q, self.is_bridge[j0]])
                         else:
-                            m.AddImplication(q, self.is_bridge[j0].Not())
+                            m.add_implication(q, self.is_bridge[j0].negated())
                     self.src[j0, j, ci] = q
                     opts.append(q)
                     by_source.setdefault(j0, []).append(q)
-                m.Add(sum(opts) == v)
+                m.add(sum(opts) == v)
         self.campfired: dict[tuple[int, int], Any] = {}
         for j0, qs in by_source.items():
-            m.AddAtMostOne(qs)
+            m.add_at_most_one(qs)
             self.campfired[j0] = self._sum_bool(qs)
 
     # ---- the rule groups ------------------------------------------------------------------
@@ -422,14 +422,14 @@ class LossModel:
         R = d.R
 
         def after(later: Event, earlier: Event, extra: Sequence[Any] = ()) -> None:
-            m.Add(later.tau > earlier.tau).OnlyEnforceIf([g, *extra])
+            m.add(later.tau > earlier.tau).only_enforce_if([g, *extra])
 
         for (r, k), e in self.fill.items():
             if r == R:
                 for e2 in self.events:
                     if e2 is not e:
                         pres = [] if e2.present is None else [e2.present]
-                        m.Add(e.tau > e2.tau).OnlyEnforceIf([g] + pres)
+                        m.add(e.tau > e2.tau).only_enforce_if([g] + pres)
                 continue
             pre = [(r, k - 1)] if k > 0 else []
             if r > 0:
@@ -452,7 +452,7 @@ class LossModel:
                     if x in self.fill:
                         needed |= {x} | need[x]
             need[s] = needed
-            m.Add(self.fill[s].tau >= len(needed)).OnlyEnforceIf(g)
+            m.add(self.fill[s].tau >= len(needed)).only_enforce_if(g)
         for (j0, j, _), q in self.src.items():
             e = self.fill[j]
             if j0 in self.fill:
@@ -468,31 +468,31 @@ class LossModel:
         ivs = []
         for e in self.events:
             if e.present is None:
-                ivs.append(m.NewIntervalVar(e.tau, 1, e.tau + 1, ""))
+                ivs.append(m.new_interval_var(e.tau, 1, e.tau + 1, ""))
             else:
-                ivs.append(m.NewOptionalIntervalVar(e.tau, 1, e.tau + 1, e.present, ""))
-        m.AddNoOverlap(ivs).OnlyEnforceIf(g)
+                ivs.append(m.new_optional_interval_var(e.tau, 1, e.tau + 1, e.present, ""))
+        m.add_no_overlap(ivs).only_enforce_if(g)
         for q in range(d.P):  # redundant: a player's moves take its cards out one after another
             spans = []
             for e in self.events:
                 mine = [x for x in ((e.player[q] if d.P > 1 else None), e.present) if x is not None]
-                spans.append(m.NewOptionalIntervalVar(e.u, e.cost + 1, e.end,
+                spans.append(m.new_optional_interval_var(e.u, e.cost + 1, e.end,
                                                       self._and_opt(mine), ""))
-            m.AddNoOverlap(spans).OnlyEnforceIf(g)
+            m.add_no_overlap(spans).only_enforce_if(g)
         if d.P > 1:
             for e in self.events:
                 for q in range(d.P):
-                    m.Add(e.tau == d.P * e.k + d.offset(q)).OnlyEnforceIf([g, e.player[q]])
+                    m.add(e.tau == d.P * e.k + d.offset(q)).only_enforce_if([g, e.player[q]])
 
     def _rule_heights(self, g: Any) -> None:
         """R4: a card of value ``v`` fills rows 1..v: first fills, moved cards and
         replacements alike (the contents' values)."""
         m = self.model
         for (r, k), v in self.val.items():
-            m.Add(v >= r + 1).OnlyEnforceIf([g, self.is_bridge[r, k].Not()])
+            m.add(v >= r + 1).only_enforce_if([g, self.is_bridge[r, k].negated()])
         for (r, k), v in self.rval.items():
             e = self.rep[r, k]
-            m.Add(v >= r + 1).OnlyEnforceIf([g] + ([] if e.present is None else [e.present]))
+            m.add(v >= r + 1).only_enforce_if([g] + ([] if e.present is None else [e.present]))
 
     def _rule_colours(self, g: Any) -> None:
         """R5 at the win: two neighbours in a row differ in colour (a Bridge's slot by its
@@ -508,7 +508,7 @@ class LossModel:
                 return d.colours.index(f.colour) + 1, []
             if s in self.rep:  # a Bridge's replacement, or the first fill's colour
                 return None, [(self.rcol[s], [self.is_bridge[s]]),
-                              (self.col[s], [self.is_bridge[s].Not()])]
+                              (self.col[s], [self.is_bridge[s].negated()])]
             return self.col[s], []
 
         for r in range(d.R):
@@ -524,7 +524,7 @@ class LossModel:
                     for y, ey in pb:
                         if isinstance(x, int) and isinstance(y, int):
                             continue
-                        m.Add(x != y).OnlyEnforceIf([g, *ex, *ey])
+                        m.add(x != y).only_enforce_if([g, *ex, *ey])
 
     def _walk(self, s: tuple[int, int], step: int) -> tuple[str, tuple[int, int] | None]:
         """The reference slot of slot ``s`` in direction ``step`` (-1 left, +1 right; R6,
@@ -567,10 +567,10 @@ class LossModel:
 
     def _absdiff(self, a: Any, b: Any) -> Any:
         d, m = self.data, self.model
-        x = m.NewIntVar(-d.values, d.values, "")
-        m.Add(x == a - b)
-        y = m.NewIntVar(0, d.values, "")
-        m.AddAbsEquality(y, x)
+        x = m.new_int_var(-d.values, d.values, "")
+        m.add(x == a - b)
+        y = m.new_int_var(0, d.values, "")
+        m.add_abs_equality(y, x)
         return y
 
     def _side(self, g: Any, s: tuple[int, int], e: Event, value: Any, conds: list[Any],
@@ -583,15 +583,16 @@ class LossModel:
         kind, sl = self._walk(s, step)
 
         def rel(diff: Any, cond: list[Any]) -> None:
-            (m.Add(e.cost == diff) if exact else m.Add(e.cost >= diff)).OnlyEnforceIf(
+            (m.add(e.cost == diff) if exact else m.add(e.cost >= diff)).only_enforce_if(
                 [g, *conds, *cond])
 
         if kind == "none":
             if exact:
-                m.Add(e.cost == 0).OnlyEnforceIf([g, *conds])
+                m.add(e.cost == 0).only_enforce_if([g, *conds])
             return
+        assert sl is not None  # _walk names a slot for every kind but "none"
         cb = self._camp_before(sl, e)
-        not_cb = [] if cb is None else [cb.Not()]
+        not_cb = [] if cb is None else [cb.negated()]
         there = []  # the right neighbour is filled before the event
         if step > 0 and kind == "slot":
             there = [self.before[self._idx[id(self.fill[sl])], self._idx[id(e)]]]
@@ -599,7 +600,7 @@ class LossModel:
             rel(self._absdiff(value, d.fixed[sl].value), not_cb)
             return
         if kind == "slot":
-            rel(self._absdiff(value, self.val[sl]), [*there, self.is_bridge[sl].Not(), *not_cb])
+            rel(self._absdiff(value, self.val[sl]), [*there, self.is_bridge[sl].negated(), *not_cb])
             if sl not in self.rep:
                 return
         # a Bridge there: standing, or the first fill of the empty slot
@@ -607,7 +608,7 @@ class LossModel:
         rb = self.before[self._idx[id(rep)], self._idx[id(e)]]
         bridge = [] if kind == "bridge" else [self.is_bridge[sl]]
         if not d.look_through and exact:
-            m.Add(e.cost == 0).OnlyEnforceIf([g, *conds, *there, *bridge, rb.Not()])
+            m.add(e.cost == 0).only_enforce_if([g, *conds, *there, *bridge, rb.negated()])
         rel(self._absdiff(value, self.rval[sl]), [*there, *bridge, rb, *not_cb])
 
     def _rule_costs(self, g: Any) -> None:
@@ -618,13 +619,13 @@ class LossModel:
         d, m = self.data, self.model
         for s, e in self.fill.items():
             if s[0] == d.R:
-                m.Add(e.cost == 0).OnlyEnforceIf(g)
+                m.add(e.cost == 0).only_enforce_if(g)
                 continue
-            m.Add(e.cost == 0).OnlyEnforceIf([g, self.is_bridge[s]])
-            conds = [self.is_bridge[s].Not()]
+            m.add(e.cost == 0).only_enforce_if([g, self.is_bridge[s]])
+            conds = [self.is_bridge[s].negated()]
             if not d.campfire_paid:
-                m.Add(e.cost == 0).OnlyEnforceIf([g, self.is_camp[s]])
-                conds.append(self.is_camp[s].Not())
+                m.add(e.cost == 0).only_enforce_if([g, self.is_camp[s]])
+                conds.append(self.is_camp[s].negated())
             self._side(g, s, e, self.val[s], conds, -1, True)
         for s, e in self.rep.items():
             pres = [] if e.present is None else [e.present]
@@ -648,19 +649,19 @@ class LossModel:
                 if a == b:
                     continue
                 w = self.same[a, b]
-                adj = m.NewBoolVar("")  # event a is the mover's previous move
-                m.Add(ea.k == eb.k - 1).OnlyEnforceIf(adj)
+                adj = m.new_bool_var("")  # event a is the mover's previous move
+                m.add(ea.k == eb.k - 1).only_enforce_if(adj)
                 if w is not None:
-                    m.AddImplication(adj, w)
-                    m.Add(ea.k != eb.k - 1).OnlyEnforceIf([adj.Not(), w])
+                    m.add_implication(adj, w)
+                    m.add(ea.k != eb.k - 1).only_enforce_if([adj.negated(), w])
                 else:
-                    m.Add(ea.k != eb.k - 1).OnlyEnforceIf(adj.Not())
+                    m.add(ea.k != eb.k - 1).only_enforce_if(adj.negated())
                 prev.append(adj)
-            gap = m.NewBoolVar("")
-            m.Add(eb.k >= 1).OnlyEnforceIf(gap)
-            m.Add(eb.k == 0).OnlyEnforceIf([gap.Not()] + [x.Not() for x in prev])
+            gap = m.new_bool_var("")
+            m.add(eb.k >= 1).only_enforce_if(gap)
+            m.add(eb.k == 0).only_enforce_if([gap.negated()] + [x.negated() for x in prev])
             for x in prev:
-                m.AddImplication(x, gap.Not())
+                m.add_implication(x, gap.negated())
             gaps[b] = gap
         for q in range(d.P):
             ivs, dem = [], []
@@ -668,28 +669,28 @@ class LossModel:
                 if sc.owner != q:
                     continue
                 start = max(0, sc.index + 1 - H)
-                end = m.NewIntVar(start + 1, horizon, "")
+                end = m.new_int_var(start + 1, horizon, "")
                 for e in self.events:
                     v = e.choice.get(ci)
                     if v is not None:
-                        m.Add(end == e.u + 1).OnlyEnforceIf(v)
-                ivs.append(m.NewOptionalIntervalVar(start, end - start, end, self.played[ci], ""))
+                        m.add(end == e.u + 1).only_enforce_if(v)
+                ivs.append(m.new_optional_interval_var(start, end - start, end, self.played[ci], ""))
                 dem.append(1)
             for b, e in enumerate(self.events):
                 mine = [x for x in ((e.player[q] if d.P > 1 else None), e.present) if x is not None]
                 pay = self._and_opt(mine)
-                ivs.append(m.NewOptionalIntervalVar(e.u, 1, e.u + 1, pay, ""))
+                ivs.append(m.new_optional_interval_var(e.u, 1, e.u + 1, pay, ""))
                 dem.append(e.cost)
                 lit = self._and_opt(mine + [gaps[b]])
-                ivs.append(m.NewOptionalIntervalVar(e.u - 2, 1, e.u - 1, lit, ""))
+                ivs.append(m.new_optional_interval_var(e.u - 2, 1, e.u - 1, lit, ""))
                 dem.append(2)
             for j in range(1, H):
                 start = d.n_cards[q] - H + j
                 if start < horizon:
                     start = max(0, start)
-                    ivs.append(m.NewIntervalVar(start, horizon - start, horizon, ""))
+                    ivs.append(m.new_interval_var(start, horizon - start, horizon, ""))
                     dem.append(1)
-            m.AddCumulative(ivs, dem, H).OnlyEnforceIf(g)
+            m.add_cumulative(ivs, dem, H).only_enforce_if(g)
 
     def _rule_cards(self, g: Any) -> None:
         """R11–R13: until the Summit's move each player's cards out (two a discard turn,
@@ -699,60 +700,60 @@ class LossModel:
         tau_end = self.peak.tau
         outs = []
         for q in range(d.P):
-            moves = m.NewIntVar(0, self.T, f"moves_p{q}")  # q's moves until the Summit's
+            moves = m.new_int_var(0, self.T, f"moves_p{q}")  # q's moves until the Summit's
             off = d.offset(q)
-            m.Add(d.P * moves >= tau_end + 1 - off)
-            m.Add(d.P * moves <= tau_end + d.P - off)
+            m.add(d.P * moves >= tau_end + 1 - off)
+            m.add(d.P * moves <= tau_end + d.P - off)
             extra = []
             for e in self.events:
-                z = m.NewIntVar(-1, d.H - 2, "")
+                z = m.new_int_var(-1, d.H - 2, "")
                 mine = e.player[q] if d.P > 1 else e.present
                 if mine is None:
-                    m.Add(z == e.cost - 1)
+                    m.add(z == e.cost - 1)
                 else:
-                    m.Add(z == e.cost - 1).OnlyEnforceIf(mine)
-                    m.Add(z == 0).OnlyEnforceIf(mine.Not())
+                    m.add(z == e.cost - 1).only_enforce_if(mine)
+                    m.add(z == 0).only_enforce_if(mine.negated())
                 extra.append(z)
-            out = m.NewIntVar(0, 2 * self.T + d.H * len(self.events), f"out_p{q}")
-            m.Add(out == 2 * moves + sum(extra))
-            m.Add(out <= d.n_cards[q]).OnlyEnforceIf(g)
+            out = m.new_int_var(0, 2 * self.T + d.H * len(self.events), f"out_p{q}")
+            m.add(out == 2 * moves + sum(extra))
+            m.add(out <= d.n_cards[q]).only_enforce_if(g)
             outs.append(out)
         self.out_total = sum(outs)
         if self.budget is not None:
-            m.Add(self.out_total <= len(d.empty) + self.budget).OnlyEnforceIf(g)
+            m.add(self.out_total <= len(d.empty) + self.budget).only_enforce_if(g)
 
     # ---- helpers ----------------------------------------------------------------------
 
     def _sum_bool(self, vs: list[Any]) -> Any:
-        b = self.model.NewBoolVar("")
-        self.model.Add(b == sum(vs)) if vs else self.model.Add(b == 0)
+        b = self.model.new_bool_var("")
+        self.model.add(b == sum(vs)) if vs else self.model.add(b == 0)
         return b
 
     def _and(self, vs: list[Any]) -> Any:
         m = self.model
-        b = m.NewBoolVar("")
-        m.AddBoolAnd(vs).OnlyEnforceIf(b)
-        m.AddBoolOr([v.Not() for v in vs]).OnlyEnforceIf(b.Not())
+        b = m.new_bool_var("")
+        m.add_bool_and(vs).only_enforce_if(b)
+        m.add_bool_or([v.negated() for v in vs]).only_enforce_if(b.negated())
         return b
 
     def _and_opt(self, vs: list[Any]) -> Any:
         """:meth:`_and` of the literals in ``vs`` that are not ``None`` (true if none)."""
         vs = [v for v in vs if v is not None]
         if not vs:
-            b = self.model.NewBoolVar("")
-            self.model.Add(b == 1)
+            b = self.model.new_bool_var("")
+            self.model.add(b == 1)
             return b
         return vs[0] if len(vs) == 1 else self._and(vs)
 
     def _or(self, vs: list[Any]) -> Any:
         m = self.model
-        b = m.NewBoolVar("")
+        b = m.new_bool_var("")
         if not vs:
-            m.Add(b == 0)
+            m.add(b == 0)
             return b
-        m.AddBoolOr(vs).OnlyEnforceIf(b)
+        m.add_bool_or(vs).only_enforce_if(b)
         for v in vs:
-            m.AddImplication(v, b)
+            m.add_implication(v, b)
         return b
 
     # ---- decoding -----------------------------------------------------------------------
@@ -767,14 +768,14 @@ class LossModel:
         cards = d.cards
         plan: dict[int, tuple[Event, int, Any]] = {}
         for e in self.events:
-            if e.present is not None and not solver.Value(e.present):
+            if e.present is not None and not solver.value(e.present):
                 continue
-            ci = next(ci for ci, v in e.choice.items() if solver.Value(v))
+            ci = next(ci for ci, v in e.choice.items() if solver.value(v))
             source = None
             if e.kind == "fill" and cards[ci].card.is_campfire:
                 source = next(j0 for (j0, j, c), q in self.src.items()
-                              if j == e.slot and c == ci and solver.Value(q))
-            plan[solver.Value(e.tau)] = (e, ci, source)
+                              if j == e.slot and c == ci and solver.value(q))
+            plan[solver.value(e.tau)] = (e, ci, source)
         game = d.game.copy()
         moves: list[Move] = []
         end = max(plan)
@@ -809,7 +810,7 @@ class LossModel:
         d = self.data
         drawn = d.n_cards[p] - len(game.decks[p])
         keep: dict[Card, int] = {}
-        for tt, (e, ci, _) in plan.items():
+        for tt, (_, ci, _) in plan.items():
             sc = d.cards[ci]
             if tt >= t and sc.owner == p and sc.index < drawn:
                 keep[sc.card] = keep.get(sc.card, 0) + 1
@@ -862,8 +863,8 @@ class LossModel:
             "variables": len(self.model.proto.variables),
             **({"interrupted": True} if interrupted else {})}
         if status == cp_model.INFEASIBLE:
-            names = {v.Index(): g for g, v in self.lit.items()}
-            core = [names[i] for i in solver.SufficientAssumptionsForInfeasibility()
+            names = {v.index: g for g, v in self.lit.items()}
+            core = [names[i] for i in solver.sufficient_assumptions_for_infeasibility()
                     if i in names]
             stats["groups"] = core
             return INFEASIBLE, None, stats

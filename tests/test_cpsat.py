@@ -2,7 +2,8 @@
 
 Agreement on verdict and optimum for every objective, every rule option (drawn by
 :func:`tests.strategies.tiny_games`) and 1–3 players; every win replays (``checked_plan``
-inside :func:`solve_cpsat`); a fixed seed with one worker gives the identical plan twice.
+inside :func:`solve_cpsat`); a fixed seed with one worker gives the identical plan twice; a
+proven loss names the rule groups its proof used.
 No timing assertions; a generous CP-SAT time limit only guards against a hung test.
 """
 
@@ -15,7 +16,8 @@ from hypothesis import strategies as st
 from model.deal import Deal
 from model.records import replay
 from model.rules import CHOICES, RuleSet
-from solver.cpsat import UnsupportedRuleError, build_model, check_rules, solve_cpsat
+from solver.cpsat import GROUPS, UnsupportedRuleError, build_model, check_rules, groups_of_proof, solve_cpsat
+from solver.result import SolveResult
 from tests.reference import reference_solve
 from tests.strategies import tiny_games
 
@@ -79,3 +81,50 @@ def test_hint_from_a_winning_line(deal: Deal) -> None:
     assert res.verdict == verdict
     if line is not None:
         assert res.value is not None and res.value <= len(replay(deal, line).game.out)
+
+
+
+def _first_loss() -> tuple[Deal, SolveResult]:
+    """The first tiny two-player deal with hands of two that the exact model proves lost
+    (two players: the exact model, not the solo loss model), and its result."""
+    rules = RuleSet.from_options({"preset": "tiny", "hand_size": "2"})
+    for seed in range(1, 30):
+        deal = Deal.from_seed(seed, 2, rules)
+        res = solve_cpsat(deal, "none", time_limit=LIMIT, workers=1, seed=0)
+        if res.verdict == "loss":
+            return deal, res
+    raise AssertionError("no proven loss among the tiny deals with hands of two")
+
+
+def test_a_proven_loss_names_the_rule_groups_its_proof_used() -> None:
+    """Objective ``none``, one worker: the exact model's rule groups stand under assumptions,
+    and a loss names the groups of its proof (``stats["groups"]``), each a known group; those
+    groups alone are still infeasible (CP-SAT's sufficient assumptions)."""
+    from ortools.sat.python import cp_model
+
+    deal, res = _first_loss()
+    named = res.stats["groups"]
+    assert named and set(named) <= set(GROUPS)
+    cm = build_model(deal, "none", assumptions=True, groups=named)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = LIMIT
+    assert solver.solve(cm.model) == cp_model.INFEASIBLE
+    assert set(groups_of_proof(cm, solver)) <= set(named)
+
+
+def test_the_groups_are_named_in_a_second_solve_whatever_the_objective() -> None:
+    """The model that answers has no assumptions (they would force one worker and change the
+    decide model's plans); a loss proven with objective ``waste`` names the same groups as
+    with ``none`` (the naming solve is the decide model's); an unknown group is a
+    ValueError."""
+    deal = Deal.from_seed(1, 2, RuleSet.tiny())
+    assert not list(build_model(deal, "none").model.proto.assumptions)
+    cm = build_model(deal, "none", assumptions=True)
+    assert sorted(cm.assumed) == sorted(GROUPS)
+    assert sorted(cm.model.proto.assumptions) == sorted(v.index for v in cm.assumed.values())
+    lost, decided = _first_loss()
+    res = solve_cpsat(lost, "waste", time_limit=LIMIT, workers=1)
+    assert res.verdict == "loss" and res.stats["groups"] == decided.stats["groups"]
+    with pytest.raises(ValueError, match="unknown rule group"):
+        build_model(deal, "none", groups=["heights"])
