@@ -1,10 +1,10 @@
-"""Issue 11 benchmark: the exhaustive frontier (proven optima, proven losses) before/after.
+"""The frontier benchmark: what the exhaustive search proves (optima, losses), before/after its switches.
 
 Run ``python -m benchmarks.frontier --help``. Three tables, each for a *configuration* of
 search switches (``--config``):
 
-* ``before``: the issue-8 search (the new switches ``window_players``, ``deepening``,
-  ``pv_order`` and ``core`` off: exactly the earlier code path);
+* ``before``: the search without its switches ``window_players``, ``deepening``,
+  ``pv_order`` and ``core`` (all off: exactly the earlier code path);
 * ``python``: every switch on but the compiled core (the pure-Python search, the reference);
 * ``after``: every switch on (the defaults), the compiled core (``solver/_core.c``) where it
   is built.
@@ -17,7 +17,7 @@ shared, and a deal must get the same search whatever else runs.
 (value − bound), whether the optimum is proven, the static bound at the root (before any
 search), nodes and nodes per second.
 
-``ladder``: the ``hand_size=2`` size ladder of issue 11 (solo, objective ``none``): share
+``ladder``: the ``hand_size=2`` size ladder (solo, objective ``none``): share
 decided (win or proven loss) per rung within the limit.
 
 ``cpsat``: the first ``--cpsat-rungs`` rungs of the ladder (default the 3- and 4-row ones)
@@ -56,7 +56,7 @@ CONFIGS = {
     "after": {},
 }
 
-#: The hand_size=2 ladder of issue 11 (rules as the issue ran them).
+#: The hand_size=2 ladder: rule sets of growing size (rows, values, cards), all with hands of two.
 LADDER = [
     "preset=tiny,hand_size=2",
     "rows=4,values=6,colours=2,copies=2,campfires=1,bridges=2,summits=2,hand_size=2",
@@ -240,13 +240,13 @@ def _slots(rules: str) -> int:
     return sum(rows + 2 - r for r in range(1, rows + 1)) + 1
 
 
-#: The deals of issue 11's targets: solo seeds 1-100, 2-5 players seeds 1-30, 20 seeds a rung.
+#: The deals of the targets: solo seeds 1-100, 2-5 players seeds 1-30, 20 seeds a rung.
 TARGET_SEEDS = {1: 100, 2: 30, 3: 30, 4: 30, 5: 30}
 TARGET_LADDER_SEEDS = 20
 
 
 def targets(out: Path, config: str = "after") -> list[str]:
-    """The "Targets of issue 11" section of ``report.md``: each target of the issue with the
+    """The "Targets" section of ``report.md``: each target of the frontier with the
     figure reached by ``config`` on the rows run so far, and whether it is met, missed, or
     not yet decidable ("incomplete": fewer deals run than the target names, and the rest could
     still change the verdict)."""
@@ -255,7 +255,7 @@ def targets(out: Path, config: str = "after") -> list[str]:
             return "**met**" if ok_now else "**missed**"
         return "**missed** (whatever the rest gives)" if not ok_all else "incomplete"
 
-    lines = [f"## Targets of issue 11 (config `{config}`)", "",
+    lines = [f"## Targets (config `{config}`)", "",
              "| target | figure so far | deals run / asked | status |", "|---|---|---|---|"]
     waste = [r for r in read_jsonl(out / f"optimum-waste-{config}.jsonl") if r.get("verdict") != "error"]
     turns = [r for r in read_jsonl(out / f"optimum-turns-{config}.jsonl") if r.get("verdict") != "error"]
@@ -311,7 +311,8 @@ def report(out: Path) -> str:
 
     meta = json.loads((out / "meta.json").read_text()) if (out / "meta.json").exists() else {}
     m = machine()
-    lines = [f"# Issue 11 frontier benchmark ({meta.get('date', '?')})", "",
+    lines = [f"# Frontier benchmark: the exhaustive search's proven optima and losses "
+             f"({meta.get('date', '?')})", "",
              f"Machine: {m['arch']}, {m['cpu']}, {m['cores']} cores, {m['ram']}, Python "
              f"{m['python']}. {meta.get('note', '')}", "",
              f"Command: `{meta.get('command', '?').split(' --note')[0]}`", ""]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The figures of docs/results.md (issue 10): a study in stages, then its report.
+# The figures of docs/results.md: a study in stages, then its report.
 #
 #   benchmarks/study_figures.sh run DB [WORKERS] [TIME_LIMIT]
 #       the study stages, in order (each resumes what is stored; STAGE_END_1..4 = a UTC time

@@ -12,7 +12,7 @@ A move is one turn of one player:
 * ``goat`` (only with ``goats=on``, rulings G1–G7): move the goats on the card at
   ``row``/``slot`` up to the card at ``to_row``/``to_slot``; no card, ``discard`` is ``[]``.
 
-Players, rows and slots count from 1. JSON (the game-record shape of the rules issue)::
+Players, rows and slots count from 1. JSON (a move as a game record holds it)::
 
     {"player": 1, "kind": "discard", "discard": ["3r", "S"]}
     {"player": 1, "kind": "place", "card": "7r", "row": 1, "slot": 4, "discard": ["2g"]}

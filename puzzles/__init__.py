@@ -1,4 +1,7 @@
-"""Puzzle generation (daily deals that are certainly winnable, with a known difficulty).
+"""The daily puzzles: deals that are certainly winnable, with a known difficulty.
 
-Not built yet: no issue asks for it so far. It will build on :mod:`model` and :mod:`solver`.
+:mod:`puzzles.daily` makes the puzzle of a date (:mod:`puzzles.dates` derives its candidates;
+:mod:`puzzles.playouts` and :mod:`puzzles.keymoves` measure them, :mod:`puzzles.grade` grades);
+:mod:`puzzles.build` and :mod:`puzzles.check` write and re-verify the frozen archive of
+:mod:`puzzles.archive`. Built on :mod:`model` and :mod:`solver`.
 """

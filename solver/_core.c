@@ -1,4 +1,4 @@
-/* solver/_core.c: the compiled search core of the exhaustive DFS (issue 11).
+/* solver/_core.c: the compiled search core of the exhaustive DFS.
  *
  * A line-for-line port of the hot path of the pure-Python search, which stays the
  * reference: the compact state and its moves (solver/state.py: placements, children,

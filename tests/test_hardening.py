@@ -1,4 +1,4 @@
-"""Every reproducer of the hardening issue, as a test.
+"""The command line under bad input, large input, full disks and signals.
 
 Bad input exits 2 with one line; inputs of any size; answers never lost, files whole or not
 at all; SIGINT/SIGTERM through one path; records from other programs; messages. Things that
