@@ -813,6 +813,7 @@ def solve_cpsat(
     hint: Sequence[Move] | str | None = None,
     params: dict[str, Any] | None = None,
     loss_model: bool = True,
+    groups: bool = True,
 ) -> SolveResult:
     """Solve ``deal`` with the CP-SAT model (:func:`build_model`). A mid-game
     :class:`~model.game.Game` raises ``NotImplementedError`` (see :func:`deal_of_start`).
@@ -843,7 +844,8 @@ def solve_cpsat(
     the groups under assumptions, on one worker, at most twice the first solve's seconds and
     within the time limit; ``stats["group_seconds"]``; no ``groups`` when it ran out). The
     first solve has no assumptions: it is the model and search of :func:`build_model`'s
-    default, whatever the objective and workers.
+    default, whatever the objective and workers. ``groups=False`` skips the naming (a loss
+    then costs one proof, not about two).
     """
     deal = deal_of_start(deal)
     start = time.perf_counter()
@@ -952,7 +954,7 @@ def solve_cpsat(
     if status == cp_model.MODEL_INVALID:
         raise SolverBug(f"cpsat built an invalid model: {cm.model.validate()}")
     if status == cp_model.INFEASIBLE:
-        if not interrupted:
+        if groups and not interrupted:
             cap = max(1.0, 2.0 * solver.wall_time)
             limit = left()
             named, group_seconds, interrupted = name_groups(

@@ -116,8 +116,8 @@ def test_a_proven_loss_names_the_rule_groups_its_proof_used() -> None:
 def test_the_groups_are_named_in_a_second_solve_whatever_the_objective() -> None:
     """The model that answers has no assumptions (they would force one worker and change the
     decide model's plans); a loss proven with objective ``waste`` names the same groups as
-    with ``none`` (the naming solve is the decide model's); an unknown group is a
-    ValueError."""
+    with ``none`` (the naming solve is the decide model's); ``groups=False`` skips the
+    naming; an unknown group is a ValueError."""
     deal = Deal.from_seed(1, 2, RuleSet.tiny())
     assert not list(build_model(deal, "none").model.proto.assumptions)
     cm = build_model(deal, "none", assumptions=True)
@@ -126,5 +126,7 @@ def test_the_groups_are_named_in_a_second_solve_whatever_the_objective() -> None
     lost, decided = _first_loss()
     res = solve_cpsat(lost, "waste", time_limit=LIMIT, workers=1)
     assert res.verdict == "loss" and res.stats["groups"] == decided.stats["groups"]
+    quick = solve_cpsat(lost, "none", time_limit=LIMIT, workers=1, groups=False)
+    assert quick.verdict == "loss" and "groups" not in quick.stats
     with pytest.raises(ValueError, match="unknown rule group"):
         build_model(deal, "none", groups=["heights"])
