@@ -230,7 +230,8 @@ def _pressure(s: Bounds) -> tuple[str, float]:
         if cost < INF:
             where = ", ".join(f"row {r + 1} slot {k + 1}" for r, k, _, _ in detail)
             need = s.n_bridges + cost
-            parts.append(f"the {count_text(s.n_bridges, 'Bridge')} standing ({where}) take at "
+            verb = "takes" if s.n_bridges == 1 else "take"
+            parts.append(f"the {count_text(s.n_bridges, 'Bridge')} standing ({where}) {verb} at "
                          f"least {need} of them")
             taken = need
     if s.P == 1:

@@ -1,0 +1,202 @@
+"""Losing-move benchmark: how often ``analyse`` names the move that lost a game, how wide the
+window of ``unknown`` positions stays where it does not, and why the losses are lost.
+
+Run ``python -m benchmarks.losing_move`` (``--help`` for the options). The games are lost
+games that nobody tuned for, made afresh from seeds: the ``greedy`` bot in every seat
+(``--greedy N`` lost games per player count, from seed ``--seed``) and random legal play
+(``--random N``, :func:`benchmarks.analysis.random_play`), under the standard rules, for
+each of ``--players``. Each game is analysed with the defaults of ``ascent analyse``
+(objective ``none``, ``--time-per-move`` seconds) in a process of its own (so that its peak
+memory is its own), and the limits are CPU seconds of that process, so that other work on
+a shared machine does not change what a game gets.
+
+Per game: the losing move (or the window between the last proven win and the first proven
+loss), the verdict string, the reason's kind and whether it is specific, how each proven
+loss was proven, CPU seconds and peak memory. Outputs in ``--out`` (default: a new folder
+``benchmarks/results/losing-move-<UTC date>``; an existing folder is resumed, never
+overwritten): ``games.jsonl`` (one row per game) and ``report.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import resource
+import shlex
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+from benchmarks.analysis import random_play
+from benchmarks.frontier import _cpu_limits, _range, read_jsonl, run_table
+from benchmarks.solve import machine
+from model.deal import Deal
+from model.moves import Move
+from model.records import Plan, dumps
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def lost_games(kind: str, players: int, count: int, seed: int) -> list[dict[str, Any]]:
+    """``count`` lost games of ``kind`` (``greedy`` or ``random``) for ``players``, from the
+    seeds ``seed``, ``seed + 1``, … (seeds whose game is won are skipped): ``[{"key", "kind",
+    "players", "seed", "record"}]`` with the game record as JSON data."""
+    from bots import make_bot, play_deal
+
+    out: list[dict[str, Any]] = []
+    s = seed
+    while len(out) < count:
+        deal = Deal.from_seed(s, players)
+        if kind == "greedy":
+            res = play_deal(deal, make_bot("greedy"))
+            moves: list[Move] = list(res.plan.moves)
+            lost = res.outcome != "win"
+        else:
+            moves = random_play(deal, s)
+            from model.records import replay
+
+            lost = not replay(deal, moves).game.is_won()
+        if lost:
+            out.append({"key": f"{kind}-p{players}-{s}", "kind": kind, "players": players,
+                        "seed": s, "record": json.loads(dumps(Plan(deal, moves).to_json()))})
+        s += 1
+    return out
+
+
+def analyse_job(job: dict[str, Any]) -> dict[str, Any]:
+    """Analyse one game in this worker process (CPU-second limits): the row of ``games.jsonl``."""
+    _cpu_limits()
+    from solver.analysis import analyse
+
+    plan = Plan.from_json(job["record"])
+    t0, c0 = time.perf_counter(), time.process_time()
+    a = analyse(plan.start, plan.moves, "none", job["time_per_move"])
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    wins = [p.index for p in a.positions if p.verdict == "win"]
+    losses = [p.index for p in a.positions if p.verdict == "loss"]
+    last_win = max(wins) if wins else None
+    first_loss = min(losses) if losses else None
+    window = (first_loss - (last_win if last_win is not None else -1) - 1
+              if first_loss is not None else None)
+    proofs: dict[str, int] = {}
+    for p in a.positions:
+        proof = getattr(p, "proof", None)  # (the proof is not recorded by older versions)
+        if p.verdict == "loss" and proof and proof != "derived":
+            proofs[proof] = proofs.get(proof, 0) + 1
+    reason = getattr(a, "reason", None)
+    return {
+        "key": job["key"], "kind": job["kind"], "players": job["players"], "seed": job["seed"],
+        "moves": len(plan.moves), "time_per_move": job["time_per_move"],
+        "losing_move": a.losing_move, "last_win": last_win, "first_proven_loss": first_loss,
+        "window": window, "start": a.positions[0].verdict,
+        "verdicts": "".join(p.verdict[0] for p in a.positions),
+        "reason_kind": reason.kind if reason else None,
+        "reason_specific": reason.specific if reason else None,
+        "reason": reason.text if reason else None,
+        "first_loss_proof": (getattr(a.positions[first_loss], "proof", None)
+                             if first_loss is not None else None),
+        "proofs": proofs, "solved_positions": a.stats["solved_positions"],
+        "seconds": round(wall, 2), "cpu_seconds": round(cpu, 2),
+        "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+    }
+
+
+def _med(xs: Sequence[float]) -> str:
+    return f"{statistics.median(xs):g}" if xs else "–"
+
+
+def report(rows: list[dict[str, Any]], meta: dict[str, Any]) -> str:
+    """``report.md``: one table per kind of game and player count, and the reasons."""
+    lines = [f"# Losing-move benchmark ({meta['date']})", "",
+             f"Machine: {meta['machine']}. Command: `{meta['command']}`. Limits are CPU seconds "
+             f"of each game's own process ({meta['time_per_move']} s a position, the defaults "
+             "of `ascent analyse`); peak memory is that process's.", "",
+             "| games | players | n | losing move named | start lost | window ≥ 1 | median window "
+             "(where ≥ 1) | median CPU s | max CPU s | max peak MB |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    groups: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for r in rows:
+        if r.get("verdict") == "error":
+            continue
+        groups.setdefault((r["kind"], r["players"]), []).append(r)
+    for (kind, p), rs in sorted(groups.items()):
+        named = sum(r["losing_move"] is not None for r in rs)
+        lost0 = sum(r["start"] == "loss" for r in rs)
+        wide = [r["window"] for r in rs if r["window"] is not None and r["window"] >= 1]
+        nowin = sum(r["first_proven_loss"] is None for r in rs)
+        w = f"{len(wide)}" + (f" (+{nowin} no loss proven)" if nowin else "")
+        lines.append(f"| {kind} | {p} | {len(rs)} | {named} | {lost0} | {w} | {_med(wide)} | "
+                     f"{_med([r['cpu_seconds'] for r in rs])} | "
+                     f"{max(r['cpu_seconds'] for r in rs):g} | {max(r['peak_mb'] for r in rs)} |")
+    ok = [r for r in rows if r.get("verdict") != "error"]
+    errors = len(rows) - len(ok)
+    named = sum(r["losing_move"] is not None for r in ok)
+    lines += ["", f"All: the losing move is named in {named} of {len(ok)} games"
+              + (f" ({errors} errors)" if errors else "") + "; pinned (named, or lost from the "
+              f"start) in {sum(r['window'] == 0 for r in ok)}.", ""]
+    kinds: dict[str, list[int]] = {}
+    for r in ok:
+        if r["reason_kind"]:
+            k = kinds.setdefault(r["reason_kind"], [0, 0])
+            k[0] += 1
+            k[1] += bool(r["reason_specific"])
+    proofs: dict[str, int] = {}
+    for r in ok:
+        if r["first_loss_proof"]:
+            proofs[r["first_loss_proof"]] = proofs.get(r["first_loss_proof"], 0) + 1
+    lines += ["## Reasons of the first proven loss", "",
+              "| kind | games | specific (names a row, value, card or player) |", "|---|---|---|"]
+    lines += [f"| {k} | {n} | {s} |" for k, (n, s) in sorted(kinds.items())]
+    lines += ["", "How the first proven loss was proven: "
+              + ", ".join(f"{k} {n}" for k, n in sorted(proofs.items())) + ".", "",
+              "## Games", "", "| game | moves | losing move | window | verdicts | reason |",
+              "|---|---|---|---|---|---|"]
+    for r in sorted(ok, key=lambda r: r["key"]):
+        reason = (r["reason"] or "").replace("|", "/")
+        lines.append(f"| {r['key']} | {r['moves']} | {r['losing_move'] or '–'} | "
+                     f"{'–' if r['window'] is None else r['window']} | `{r['verdicts']}` | "
+                     f"{reason} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.losing_move", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--players", default="1,3,5", help="player counts, e.g. 1,3,5")
+    ap.add_argument("--greedy", type=int, default=6, help="lost greedy games per player count")
+    ap.add_argument("--random", type=int, default=3, help="lost random games per player count")
+    ap.add_argument("--seed", type=int, default=711000, help="first seed of the deals")
+    ap.add_argument("--time-per-move", type=float, default=10.0)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args(argv)
+    date = _dt.datetime.now(_dt.timezone.utc)
+    out = args.out or ROOT / "benchmarks" / "results" / f"losing-move-{date:%Y-%m-%d}"
+    jobs = []
+    for p in _range(args.players):
+        for kind, n in (("greedy", args.greedy), ("random", args.random)):
+            for g in lost_games(kind, p, n, args.seed):
+                jobs.append({**g, "time_per_move": args.time_per_move})
+    rows = run_table(analyse_job, jobs, out / "games.jsonl", args.workers)
+    m = machine()
+    meta = {"date": f"{date:%Y-%m-%d %H:%M} UTC", "time_per_move": args.time_per_move,
+            "machine": f"{m.get('arch')}, {m.get('cpu')}, {m.get('cores')} cores, "
+                       f"{m.get('ram')}, Python {m.get('python')}, load average "
+                       f"{os.getloadavg()[0]:.1f} at the end",
+            "command": "python -m benchmarks.losing_move " + shlex.join(sys.argv[1:] if argv is None
+                                                                          else list(argv))}
+    keys = {j["key"] for j in jobs}
+    text = report([r for r in rows if r["key"] in keys], meta)
+    tmp = out / "report.md.tmp"
+    tmp.write_text(text)
+    os.replace(tmp, out / "report.md")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
