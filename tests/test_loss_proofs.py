@@ -234,3 +234,23 @@ def test_search_and_relaxation_reasons_are_sentences() -> None:
     assert r.kind == "search" and r.text.endswith(".")
     text = relaxation_reason(["order", "hand"]).text
     assert text.startswith("No schedule") and " and " in text
+
+
+def test_the_losing_move_benchmark_runs_resumes_and_reports(tmp_path) -> None:
+    from benchmarks.losing_move import main as bench
+
+    out = tmp_path / "lm"
+    args = ["--players", "1,2", "--greedy", "1", "--random", "1", "--rules", "preset=tiny",
+            "--time-per-move", "2", "--waste-check", "--out", str(out)]
+    assert bench(args) == 0
+    rows = [json.loads(x) for x in (out / "games.jsonl").read_text().splitlines()]
+    assert sorted(r["kind"] for r in rows) == ["greedy", "greedy", "random", "random"]
+    for r in rows:
+        assert len(r["verdicts"]) == r["moves"] + 1 and r["verdicts"][-1] == "l"
+        if r["losing_move"] is not None:
+            assert r["verdicts"][r["losing_move"] - 1] == "w" and r["window"] == 0
+    text = (out / "report.md").read_text()
+    assert "losing move named" in text and "## Reasons of the first proven loss" in text
+    assert bench(args) == 0  # resumed: nothing is solved twice, nothing is lost
+    again = [json.loads(x) for x in (out / "games.jsonl").read_text().splitlines()]
+    assert [r["key"] for r in again] == [r["key"] for r in rows]
