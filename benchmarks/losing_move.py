@@ -143,12 +143,45 @@ def waste_check(rows: list[dict[str, Any]], jobs: list[dict[str, Any]], out: Pat
     return run_table(waste_job, todo, out / "waste.jsonl", workers)
 
 
+#: The switches of the proofs under test, all off for the re-proof: the search as it was before.
+NEW_SWITCHES = {"budget": False, "bridge_costs": False, "loss_model": False}
+
+
+def reprove_job(job: dict[str, Any]) -> dict[str, Any]:
+    """Re-prove the loss after a pinned losing move with the plain DFS: none of the new
+    bounds and no loss model (:data:`NEW_SWITCHES` off), ``seconds`` CPU seconds."""
+    _cpu_limits()
+    from model.records import replay
+    from solver import solve
+
+    plan = Plan.from_json(job["record"])
+    game = replay(plan.start, plan.moves[:job["index"]]).game
+    c0 = time.process_time()
+    res = solve(game, "none", time_limit=job["seconds"], furthest="off", **NEW_SWITCHES)
+    return {"key": job["key"], "game": job["game"], "index": job["index"],
+            "verdict": res.verdict, "nodes": res.stats.get("nodes"),
+            "cpu_seconds": round(time.process_time() - c0, 2)}
+
+
+def reprove(rows: list[dict[str, Any]], jobs: list[dict[str, Any]], out: Path, count: int,
+            seconds: float, workers: int) -> list[dict[str, Any]]:
+    """The first ``count`` pinned games of ``rows`` (by key; the position after the losing
+    move), re-proved by :func:`reprove_job` (``reprove.jsonl``)."""
+    records = {j["key"]: j["record"] for j in jobs}
+    todo = [{"key": f"{r['key']}@{r['losing_move']}", "game": r["key"], "index": r["losing_move"],
+             "record": records[r["key"]], "seconds": seconds}
+            for r in sorted(rows, key=lambda r: r["key"])
+            if r.get("losing_move") and r["key"] in records][:count]
+    return run_table(reprove_job, todo, out / "reprove.jsonl", workers)
+
+
 def _med(xs: Sequence[float]) -> str:
     return f"{statistics.median(xs):g}" if xs else "–"
 
 
 def report(rows: list[dict[str, Any]], meta: dict[str, Any],
-           waste: list[dict[str, Any]] | None = None) -> str:
+           waste: list[dict[str, Any]] | None = None,
+           again: list[dict[str, Any]] | None = None) -> str:
     """``report.md``: one table per kind of game and player count, the reasons, and (with
     ``waste``) the unknown positions that the waste search decides."""
     lines = [f"# Losing-move benchmark ({meta['date']})", "",
@@ -199,8 +232,15 @@ def report(rows: list[dict[str, Any]], meta: dict[str, Any],
                   f"Of the {len(waste)} positions left unknown, the waste search (the same CPU "
                   f"seconds a position) finds a win from {len(won)}"
                   + (": " + ", ".join(sorted(w["key"] for w in won)) if won else "") + ".", ""]
-    lines += [
-              "## Games", "", "| game | moves | losing move | window | verdicts | reason |",
+    if again:
+        n = {v: sum(r.get("verdict") == v for r in again) for v in ("loss", "win", "unknown")}
+        lines += ["## Pinned losses re-proved by the plain DFS", "",
+                  f"The position after the losing move of {len(again)} pinned games, solved by the "
+                  "DFS with none of the new proofs (switches budget, bridge_costs, loss_model "
+                  f"off), up to {max(r.get('cpu_seconds', 0) for r in again):g} CPU s each: "
+                  f"{n['loss']} proven lost, {n['unknown']} unknown at the limit, {n['win']} won"
+                  + (" (a wrong proof: a bug)" if n["win"] else "") + ".", ""]
+    lines += ["## Games", "", "| game | moves | losing move | window | verdicts | reason |",
               "|---|---|---|---|---|---|"]
     for r in sorted(ok, key=lambda r: r["key"]):
         reason = (r["reason"] or "").replace("|", "/")
@@ -224,6 +264,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--waste-check", action="store_true",
                     help="also solve every position left unknown with --objective waste")
+    ap.add_argument("--reprove", type=int, default=0, metavar="N",
+                    help="re-prove the losses of N pinned games with the plain DFS")
+    ap.add_argument("--reprove-seconds", type=float, default=600.0)
     args = ap.parse_args(argv)
     date = _dt.datetime.now(_dt.UTC)
     out = args.out or ROOT / "benchmarks" / "results" / f"losing-move-{date:%Y-%m-%d}"
@@ -243,7 +286,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     keys = {j["key"] for j in jobs}
     rows = [r for r in rows if r["key"] in keys]
     waste = waste_check(rows, jobs, out, args.workers) if args.waste_check else None
-    text = report(rows, meta, waste)
+    again = (reprove(rows, jobs, out, args.reprove, args.reprove_seconds, args.workers)
+             if args.reprove else None)
+    text = report(rows, meta, waste, again)
     tmp = out / "report.md.tmp"
     tmp.write_text(text)
     os.replace(tmp, out / "report.md")

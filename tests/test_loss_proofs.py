@@ -241,7 +241,8 @@ def test_the_losing_move_benchmark_runs_resumes_and_reports(tmp_path) -> None:
 
     out = tmp_path / "lm"
     args = ["--players", "1,2", "--greedy", "1", "--random", "1", "--rules", "preset=tiny",
-            "--time-per-move", "2", "--waste-check", "--out", str(out)]
+            "--time-per-move", "2", "--waste-check", "--reprove", "1", "--reprove-seconds", "30",
+            "--out", str(out)]
     assert bench(args) == 0
     rows = [json.loads(x) for x in (out / "games.jsonl").read_text().splitlines()]
     assert sorted(r["kind"] for r in rows) == ["greedy", "greedy", "random", "random"]
@@ -251,6 +252,8 @@ def test_the_losing_move_benchmark_runs_resumes_and_reports(tmp_path) -> None:
             assert r["verdicts"][r["losing_move"] - 1] == "w" and r["window"] == 0
     text = (out / "report.md").read_text()
     assert "losing move named" in text and "## Reasons of the first proven loss" in text
+    again = [json.loads(x) for x in (out / "reprove.jsonl").read_text().splitlines()]
+    assert all(r["verdict"] == "loss" for r in again)
     assert bench(args) == 0  # resumed: nothing is solved twice, nothing is lost
     again = [json.loads(x) for x in (out / "games.jsonl").read_text().splitlines()]
     assert [r["key"] for r in again] == [r["key"] for r in rows]
