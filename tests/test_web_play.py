@@ -87,8 +87,11 @@ def test_the_detector_sees_a_hidden_card_in_an_open_state(client):
     assert cards_named(open_) & hidden
 
 
-def test_a_silent_game_never_sends_a_hidden_card(client):
-    state = silent(client)
+@pytest.mark.parametrize("rules", [TINY, {"preset": "tiny", "discards_seen": "own"}])
+def test_a_silent_game_never_sends_a_hidden_card(client, rules):
+    """Every answer while the game is on names only cards the seat may know (V1); under
+    ``discards_seen=own`` the others' discards are not among them."""
+    state = silent(client, rules=rules)
     gid = state["id"]
     seat = 1
     assert state["mode"] == "silent" and state["seat"] == 2 and state["bot"] == "greedy"
@@ -138,7 +141,7 @@ def test_a_silent_game_never_sends_a_hidden_card(client):
         look("move", r)
     assert responses > 30 and not leaks, leaks[:3]
     end = client.get(f"/api/games/{gid}").json()
-    assert end["outcome"] == game.outcome() and end["share"].startswith("Ascent deal 3 (tiny)")
+    assert end["outcome"] == game.outcome() and end["share"].startswith("Ascent deal 3 (")
 
 
 def test_a_silent_game_refuses_what_the_seat_may_not_do(client):

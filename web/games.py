@@ -87,6 +87,7 @@ class Session:
     review: dict[str, Any] | None = None  # the review's status or answer (see web.review)
     lock: threading.Lock = field(default_factory=threading.Lock)
     used: float = field(default_factory=time.monotonic)
+    _texts: list[tuple[Move, str, Move, str]] = field(default_factory=list, repr=False)
 
     # ---- reading -------------------------------------------------------------------------
 
@@ -114,6 +115,27 @@ class Session:
         """Whether a bot is to move (a silent game in play, another seat to move)."""
         return self.silent and self.game.outcome() is None and self.game.to_move != self.seat
 
+    def history(self) -> list[tuple[Move, str, Move, str]]:
+        """Per move made: the move, its text, the move as the person's seat saw it (V1: under
+        ``discards_seen=own`` the others' discards blanked) and that move's text. Kept
+        from one call to the next: only the moves made since are described (the game is
+        taken back to each and played forward again by the rules engine)."""
+        g, done = self.game, self.game.move_stack
+        keep = 0
+        while keep < min(len(self._texts), len(done)) and self._texts[keep][0] == done[keep]:
+            keep += 1
+        del self._texts[keep:]
+        if keep < len(done):
+            later = [g.pop() for _ in range(len(done) - keep)][::-1]
+            blank = self.silent and g.rules.discards_seen != "all"
+            for m in later:
+                seen = m
+                if blank and m.player != self.seat + 1 and m.discard:
+                    seen = Move(m.kind, m.player, m.card, m.row, m.slot, m.to_row, m.to_slot, ())
+                self._texts.append((m, g.move_text(m), seen, g.move_text(seen)))
+                g.push(m)
+        return self._texts
+
     def to_data(self) -> dict[str, Any]:
         """The JSON that :func:`session_from_data` rebuilds this session from (kept by
         :class:`web.store.GameDB`)."""
@@ -132,11 +154,7 @@ class Session:
         over = g.outcome()
         last = g.move_stack[-1] if g.move_stack else None
         hand_cards = sorted({c for h in g.hands for c in h}, key=lambda c: c.sort_key())
-        history = []
-        replay = self.start_game()
-        for m in g.move_stack:
-            history.append({"text": replay.move_text(m), "move": m.to_json()})
-            replay.push(m)
+        history = [{"text": text, "move": m.to_json()} for m, text, _, _ in self.history()]
         pz = self.puzzle
         return {
             "id": self.id,
@@ -179,12 +197,8 @@ class Session:
         obs = observe(g, self.seat)
         mine = over is None and g.to_move == self.seat
         last = obs.history[-1] if obs.history else None
-        history = []
-        replay = self.start_game()
-        for real, seen in zip(g.move_stack, obs.history):
-            history.append({"text": replay.move_text(seen), "move": seen.to_json(),
-                            "bot": real.player != self.seat + 1})
-            replay.push(real)
+        history = [{"text": text, "move": seen.to_json(), "bot": real.player != self.seat + 1}
+                   for real, _, seen, text in self.history()]
         filled, slots = g.filled_slots(), g.rules.mountain_slots
         hands: list[list[str] | None] = [None] * g.players
         hands[self.seat] = [c.text for c in obs.hand]

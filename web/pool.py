@@ -31,6 +31,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
+#: Niceness a worker process adds to its own (the requests of the server come first; the
+#: kernel caps it at 19).
+WORKER_NICE = 19
 #: Seconds between two looks at whether the client of a waiting job is still there.
 DISCONNECT_POLL = 0.2
 
@@ -61,9 +64,14 @@ class JobError(RuntimeError):
 def _worker_main(conn: Any) -> None:
     """A worker process: receive ``(module, name, args)``, answer ``("ok", value)`` or
     ``("error", kind, message)``, until the pipe closes."""
+    import os
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C of the server stops the server
+    try:
+        os.nice(WORKER_NICE)  # solver work gives way to the server's answers
+    except OSError:
+        pass
     while True:
         try:
             module, name, args = conn.recv()
