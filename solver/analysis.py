@@ -276,7 +276,7 @@ class PositionVerdict:
     ``derived`` (no search: a later position is a win, so this one is too), the solve's
     ``continuation``, ``nodes`` and ``seconds`` (all its solves together); ``proof``: how a
     verdict was proven (``bound``: a bound at the position, no search; ``search``: the
-    exhaustive search, or the CP-SAT loss model where ``stats`` says so; ``derived``;
+    exhaustive search; ``loss-model``: the CP-SAT loss model's infeasibility; ``derived``;
     ``None`` for unknown); ``reason``: for the first proven loss, why
     (:class:`solver.reasons.LossReason`); ``stats``: the last solve's counters."""
 
@@ -423,14 +423,15 @@ def _fill_in(found: dict[int, PositionVerdict], moves: list[Move], games: list[G
                                          p.bound if p is not None else None, True,
                                          moves[i - 1:i] + later.continuation,
                                          p.nodes if p is not None else 0,
-                                         p.seconds if p is not None else 0.0)
+                                         p.seconds if p is not None else 0.0, "derived")
     for i in range(1, n + 1):
         before = pos[i - 1]
         old = pos[i]
         if before is not None and before.verdict == LOSS and (old is None or old.verdict != LOSS):
             pos[i] = PositionVerdict(i, LOSS, derived=True,
                                      nodes=old.nodes if old is not None else 0,
-                                     seconds=old.seconds if old is not None else 0.0)
+                                     seconds=old.seconds if old is not None else 0.0,
+                                     proof="derived")
     return [p if p is not None else PositionVerdict(i, UNKNOWN, derived=True)
             for i, p in enumerate(pos)]
 
@@ -483,7 +484,9 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
         old = found.get(i)
         nodes = res.stats.get("nodes", 0) + (old.nodes if old is not None else 0)
         lm = res.stats.get("loss_model")
-        proof = None if res.verdict == UNKNOWN else "search"
+        proof = (None if res.verdict == UNKNOWN else
+                 "loss-model" if lm and lm.get("status") == "INFEASIBLE" and res.verdict == LOSS
+                 else "search")
         found[i] = PositionVerdict(i, res.verdict, res.value, res.optimal, res.bound, False,
                                    list(res.continuation), nodes, round(spent_s[i], 3),
                                    proof, None, {"pruned": res.stats.get("pruned"),

@@ -230,7 +230,8 @@ def _pressure(s: Bounds) -> tuple[str, float]:
         if cost < INF:
             where = ", ".join(f"row {r + 1} slot {k + 1}" for r, k, _, _ in detail)
             need = s.n_bridges + cost
-            parts.append(f"the {count_text(s.n_bridges, 'Bridge')} standing ({where}) take at "
+            verb = "takes" if s.n_bridges == 1 else "take"
+            parts.append(f"the {count_text(s.n_bridges, 'Bridge')} standing ({where}) {verb} at "
                          f"least {need} of them")
             taken = need
     if s.P == 1:
@@ -275,12 +276,18 @@ def _all_explained(s: Bounds, depth: int, kinds: Counter, found: list, budget: l
 
 def relaxation_reason(groups: list[str]) -> LossReason:
     """The reason for a loss proven by the CP-SAT loss model (:mod:`solver.cpsat_loss`),
-    from the rule groups its proof of infeasibility used."""
-    named = [GROUPS[g] for g in groups if g in GROUPS] or list(GROUPS.values())
+    from the rule groups its proof of infeasibility used (none: the slots and the cards
+    left alone rule a win out)."""
+    named = [GROUPS[g] for g in groups if g in GROUPS]
+    if not named:
+        return LossReason("relaxation", (
+            "No assignment of the cards left to the empty slots exists at all, whatever the "
+            "order of play: the cards that can still reach the mountain do not fit its slots "
+            "(R3, R10)."), False)
+    rules = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
     return LossReason("relaxation", (
         "No schedule of the cards left, in the order they will be drawn, fills the mountain: "
-        f"it is ruled out by {', '.join(named[:-1]) + ' and ' + named[-1] if len(named) > 1 else named[0]}."),
-        False)
+        f"it is ruled out by {rules}."), False)
 
 
 __all__ = ["CUT_WORDS", "LossReason", "relaxation_reason", "search_reason", "static_reason"]
