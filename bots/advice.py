@@ -20,7 +20,8 @@ A move's chance is its share of worlds won with the 95 % Wilson score interval
 cards out of the game at the end of the world's play. Every move is rated in the same worlds
 (common random numbers). Rounds of one world each run until ``worlds`` worlds, the time
 limit, or the best move is *separated* (its interval's lower end above every other move's
-upper end, after at least ``min_worlds`` worlds).
+upper end, after at least ``min_worlds`` worlds), or every move has lost (or won) every
+world after ``min_worlds`` (``alike``).
 
 >>> from model.deal import Deal
 >>> from model.game import Game
@@ -100,8 +101,8 @@ class Advice:
     """The answer of :func:`advise`: the ``player`` to move (1-based), the ``estimator``
     (one of :data:`ESTIMATORS`) and its description, the rated ``moves`` best first (chance,
     then cards out fewer, then greedy order), ``worlds`` played per move, ``separated``
-    (the best move's interval clear of every other's), ``stopped`` (``worlds``, ``time`` or
-    ``separated``), ``stats`` (``seconds``)."""
+    (the best move's interval clear of every other's), ``stopped`` (``worlds``, ``time``,
+    ``separated`` or ``alike``), ``stats`` (``seconds``)."""
 
     player: int
     estimator: str
@@ -215,6 +216,10 @@ def advise(observation: Observation, moves: Sequence[Move] | None = None,
             break
         if n >= min_worlds and separated:
             stopped = "separated"
+            break
+        if n >= min_worlds and len({(r.wins == 0, r.wins == r.worlds) for r in rated}) == 1 \
+                and (rated[0].wins == 0 or rated[0].wins == rated[0].worlds):
+            stopped = "alike"  # every move lost (or won) every world so far
             break
         world = sample_world(observation, rng)
         for r in rated:
