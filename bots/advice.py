@@ -27,7 +27,7 @@ world after ``min_worlds`` (``alike``).
 >>> from model.game import Game
 >>> from model.observation import observe
 >>> from model.rules import RuleSet
->>> g = Game(Deal.from_seed(3, RuleSet.preset("tiny")))
+>>> g = Game(Deal.from_seed(3, 1, RuleSet.tiny()))
 >>> a = advise(observe(g), estimator="greedy", worlds=4, seed=1)
 >>> a.worlds, len(a.moves) >= 1, 0.0 <= a.moves[0].chance <= 1.0
 (4, True, True)

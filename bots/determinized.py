@@ -95,7 +95,7 @@ class DeterminizedBot:
 
     def __init__(self, worlds: int = 8, candidates: int = 5, seconds: float | None = None,
                  schedule: tuple[tuple[int, int], ...] = DEFAULT_SCHEDULE, seed: int = 0,
-                 min_worlds: int = 2) -> None:
+                 min_worlds: int = 2, rollout: bool = False) -> None:
         if not isinstance(worlds, int) or worlds < 1:
             raise ValueError(f"worlds must be a whole number ≥ 1, not {worlds!r}")
         if not isinstance(candidates, int) or candidates < 1:
@@ -110,6 +110,7 @@ class DeterminizedBot:
         self.schedule: tuple[tuple[int, int], ...] = tuple((int(w), int(c)) for w, c in schedule)
         self.seed = seed
         self.min_worlds = max(1, min(min_worlds, worlds))
+        self.rollout = rollout
         self.policy = GreedyPolicy()
         self.worlds_played = 0  # over the bot's life, for the seconds-per-world figure
 
@@ -148,9 +149,27 @@ class DeterminizedBot:
                 world.push(m)
                 try:
                     totals[i] += evaluate_world(world, self.schedule).value
+                    if self.rollout:
+                        totals[i] += self._rollout(world)
                 finally:
                     world.pop()
             n += 1
         self.worlds_played += n
         best = max(range(len(moves)), key=lambda i: (totals[i], -i))
         return moves[best]
+
+    def _rollout(self, world: Game) -> float:
+        """The greedy policy in every seat of ``world`` to the end (each seat reads only its
+        own hand, the mountain and the cards out): 1 for a win, else ``LOSS_VALUE`` × the
+        share of slots filled. The world is given back unchanged."""
+        pushed = 0
+        try:
+            while world.outcome() is None:
+                world._apply(self.policy.move(world, world.out))
+                pushed += 1
+            if world.outcome() == WIN:
+                return 1.0
+            return LOSS_VALUE * world.filled_slots() / world.rules.mountain_slots
+        finally:
+            for _ in range(pushed):
+                world.pop()

@@ -22,7 +22,7 @@ after it is lost.
 >>> from model.rules import RuleSet
 >>> from bots import make_bot
 >>> from bots.base import play_deal
->>> game = play_deal(Deal.from_seed(3, RuleSet.preset("tiny")), make_bot("greedy"))
+>>> game = play_deal(Deal.from_seed(3, 1, RuleSet.tiny()), make_bot("greedy"))
 >>> r = review_game(game.plan.start, game.plan.moves, worlds=8, open_hand=False)
 >>> len(r.moves) == len(game.plan.moves), r.to_json()["moves"][0]["index"]
 (True, 1)
@@ -146,8 +146,11 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "best",
     t0 = time.monotonic()
     if estimator not in ESTIMATORS:
         raise ValueError(f"unknown estimator {estimator!r}; valid: {', '.join(ESTIMATORS)}")
-    player_bot = make_bot(bot, seed=seed) if bot != "greedy" else make_bot(bot)
-    if getattr(player_bot, "sees_hidden_cards", False):
+    if bot == "cheat":
+        raise ValueError(f"the review follows a silent bot; {bot!r} sees hidden cards")
+    player_bot = make_bot(bot, seed=seed) if bot in ("sampling", "determinized", "best") \
+        else make_bot(bot)
+    if getattr(player_bot, "sees_hidden_cards", False):  # pragma: no cover - cheat, above
         raise ValueError(f"the review follows a silent bot; {bot!r} sees hidden cards")
     from solver.analysis import positions_of
 
