@@ -11,6 +11,7 @@ attribute the script sets once it has drawn an answer), never a sleep."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import socket
 import subprocess
@@ -300,6 +301,8 @@ def test_play_the_real_game_to_its_end_and_step_through_the_review(server, brows
         assert summary.startswith("Lost by move") and page.locator("#review-moves li.losing").count() == 1
         assert "the losing move" in page.locator("#review-moves li").nth(losing - 1).inner_text()
         assert page.inner_text("#review-reason").startswith("Why: ")
+        if importlib.util.find_spec("bots.review") is not None:  # the silent review's line
+            assert page.inner_text("#review-silent").startswith("Silent review (the best bot's view")
         page.wait_for_selector("body[data-line-step='0']")
         total = int(page.inner_text("#line-text").split(" of ")[1].split(":")[0])
         line = Game(Deal.from_seed(SILENT_SEED, 3, RuleSet.tiny()))

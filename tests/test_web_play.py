@@ -6,6 +6,7 @@ In-process through the ASGI test client, tiny rules."""
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import os
 import re
@@ -82,6 +83,7 @@ def test_the_detector_sees_a_hidden_card_in_an_open_state(client):
     state = silent(client)
     game = truth(client, state["id"])
     hidden = hidden_only(game, 1)
+    assert state["bot"] == "greedy"
     assert hidden, "no card is hidden from seat 2: the test below would prove nothing"
     open_ = client.post("/api/games", json={"seed": 3, "players": 3, "rules": TINY}).text
     assert cards_named(open_) & hidden
@@ -161,6 +163,10 @@ def test_a_silent_game_refuses_what_the_seat_may_not_do(client):
         r = client.post("/api/games", json=body)
         assert r.status_code == 400 and r.json()["error"], (bad, r.text)
     assert client.post("/api/games", json={"mode": "loud", "seed": 1}).status_code == 400
+    plain = client.post("/api/games", json={"seed": 1, "players": 2, "mode": "silent", "rules": TINY}).json()
+    from bots import BOT_NAMES
+
+    assert plain["bot"] == ("best" if "best" in BOT_NAMES else "greedy")
     assert client.post("/api/games", json={"mode": "silent", "players": 3}).status_code == 400
 
 
@@ -265,6 +271,13 @@ def test_the_review_names_the_losing_move_and_plays_the_winning_line(client):
     assert game.is_won() and step["outcome"] == "win"
     assert client.get(f"/api/games/{gid}/review/line/{total + 1}").status_code == 404
     assert client.post(f"/api/games/{gid}/review").json()["status"] == "done"  # not twice
+    if importlib.util.find_spec("bots.review") is not None:  # the silent review, where it exists
+        sil = r["silent"]
+        assert sil["bot"] == "best" and len(sil["moves"]) == len(mirror.move_stack)
+        assert [m["move"] for m in sil["moves"]] == [m.to_json() for m in mirror.move_stack]
+        assert all(0 <= m["chance_before"] <= 1 for m in sil["moves"])
+    else:
+        assert r["silent"] is None
 
 
 def test_games_and_reviews_survive_a_restart(tmp_path):

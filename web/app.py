@@ -455,8 +455,8 @@ def create_app(archive: str | Path | None = None,
 
     async def run_review(s: Session, start: Any, moves: list[Move]) -> None:
         try:
-            data = await pool.run(review_job, start, moves, review_seconds,
-                                  s.bot if s.silent else None)
+            follow = "best" if s.silent and "best" in silent_bots() else None
+            data = await pool.run(review_job, start, moves, review_seconds, follow)
         except Busy as exc:
             s.review = {"status": "busy", "error": str(exc), "retry_after": exc.retry_after}
             return

@@ -575,6 +575,7 @@ def silent_game(body: dict[str, Any]) -> tuple[Game, str, dict[str, Any]]:
 
         if not isinstance(challenge, str):
             raise RecordError("challenge is a date YYYY-MM-DD")
+        seed: Any
         try:
             seed = challenge_seed(parse_date(challenge))
         except DateError as exc:

@@ -48,11 +48,11 @@ def review_data(start: Deal | Game, moves: list[Move], seconds: float,
         if not g.is_won():
             line = []
     texts = []
-    g = games[line_from].copy() if line_from is not None else None
-    for m in line:
-        assert g is not None
-        texts.append({"move": m.to_json(), "text": g.move_text(m)})
-        g.push(m)
+    if line and line_from is not None:
+        at = games[line_from].copy()
+        for m in line:
+            texts.append({"move": m.to_json(), "text": at.move_text(m)})
+            at.push(m)
     unknown = sum(p.verdict == UNKNOWN for p in a.positions)
     end = games[-1]
     if end.is_won():
@@ -84,14 +84,20 @@ def review_data(start: Deal | Game, moves: list[Move], seconds: float,
     }
 
 
+#: Seconds the silent review may spend on a whole game.
+SILENT_REVIEW_SECONDS = 30.0
+
+
 def silent_review(start: Deal | Game, moves: list[Move], bot: str) -> dict[str, Any] | None:
-    """The silent review's answer (``bots.review.review_game(start, moves, bot=...)``) as
-    JSON, or ``None`` where the project has no silent review."""
+    """The silent review's answer (``bots.review.review_game(start, moves, bot=...)``: the
+    team's chance to win before and after each move, from the mover's observation, in
+    :data:`SILENT_REVIEW_SECONDS` at most) as JSON, or ``None`` where the project has no
+    silent review."""
     try:
         from bots.review import review_game  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         return None
-    res = review_game(start, moves, bot=bot)
+    res = review_game(start, moves, bot=bot, time_limit=SILENT_REVIEW_SECONDS, open_hand=False)
     data = res.to_json() if hasattr(res, "to_json") else res
     return data if isinstance(data, dict) else {"value": data}
 

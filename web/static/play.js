@@ -453,12 +453,18 @@ function showReview(r) {
 }
 
 function silentText(s) {
-  // the silent review's win chance along the game, in whatever shape bots.review gives it
-  const seq = s.chances || s.win_chances || s.line || null;
-  if (Array.isArray(seq)) {
-    const pct = seq.map((x) => (typeof x === "number" ? `${Math.round(x * 100)}%` :
-      (x && typeof x.chance === "number" ? `${Math.round(x.chance * 100)}%` : "?")));
-    return `Silent play (the ${ui.game.bot || "best"} bot's view): win chance along the game ${pct.join(" → ")}`;
+  // the silent review (bots.review): the team's chance to win before each move, each from
+  // the mover's own observation, and the moves that cost the most
+  if (Array.isArray(s.moves)) {
+    const pct = (x) => `${Math.round(x * 100)}%`;
+    const trail = s.moves.map((m) => pct(m.chance_before)).join(" → ");
+    const costly = (s.costly || []).slice(0, 3).map((i) => {
+      const m = s.moves.find((x) => x.index === i);
+      return m ? `${m.text} (−${Math.round(m.drop * 100)} points)` : "";
+    }).filter((x) => x);
+    return `Silent review (the ${s.bot} bot's view, ${s.estimator_text}): the team's chance to win before each move ` +
+      `${trail}.` + (costly.length ? ` Costliest moves: ${costly.join("; ")}.` : "") +
+      (s.complete ? "" : " (The time ran out before the last moves.)");
   }
   return s.text || s.summary || JSON.stringify(s).slice(0, 300);
 }
