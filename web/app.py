@@ -1,6 +1,7 @@
 """The ASGI app (Starlette): the play page and its JSON API.
 
-``create_app(archive=None)`` returns the app; ``ascent serve`` runs it on uvicorn. The API
+``create_app(archive=None, data=None, ...)`` returns the app; ``ascent serve`` runs it on
+uvicorn. The API
 (documented in ``docs/web.md`` and at ``GET /api``):
 
 ==========================================  ===============================================

@@ -1,9 +1,12 @@
-"""Games in play on the web page: one :class:`Session` per game, kept in memory by id.
+"""Games on the web page: one :class:`Session` per game, by id, kept by :class:`GameStore`
+in memory and in SQLite (:mod:`web.store`), so that a game outlives the server.
 
 Every move goes through :meth:`model.game.Game.push` (the one rules engine); the page holds no
-rules. A session knows where it started (a deal, or a puzzle's position), the puzzle's goal
-and par when it is a puzzle, and a reference line (the puzzle's solution, or the solver's
-plan) for hints and "reveal".
+rules. A session knows where it started (a deal, or a puzzle's position; its *recipe*), the
+puzzle's goal and par when it is a puzzle, and a reference line (the puzzle's solution, or the
+solver's plan) for hints and "reveal". A silent session (the real game, ruling V1) answers
+with the observation of the person's seat only (:meth:`Session.silent_state`); bots play the
+other seats.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from web.store import GameDB
 
 #: Seconds the solver may spend on one hint or on the solution of a game without one.
 SOLVER_SECONDS = 8.0
-#: Games kept in memory; the least recently used is dropped beyond this.
+#: Games kept (in the SQLite file and in memory); the one changed least recently goes first.
 MAX_GAMES = 500
 
 
@@ -459,14 +462,18 @@ def share_line(session: Session) -> str:
 
 class GameStore:
     """Sessions by id, kept in a :class:`web.store.GameDB` (SQLite; at most ``max_games``,
-    the one changed least recently goes first) and the most recently used ones in memory."""
+    the one changed least recently goes first) and, the ``in_memory`` (default
+    ``max_games``) most recently used, in memory; a game not in memory is rebuilt from the
+    file (after a restart)."""
 
     def __init__(self, max_games: int = MAX_GAMES, db: GameDB | None = None,
-                 in_memory: int = 64) -> None:
+                 in_memory: int | None = None) -> None:
         self.max_games = max_games
         self.db = db if db is not None else GameDB(None, max_games)
         self.db.max_games = max_games
-        self.in_memory = max(1, min(in_memory, max_games))
+        # every game kept is held in memory too unless told otherwise: a game rebuilt from the
+        # file while a request still holds its old session would lose that request's move
+        self.in_memory = max(1, min(in_memory or max_games, max_games))
         self._games: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
 
