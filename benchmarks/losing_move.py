@@ -270,11 +270,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     date = _dt.datetime.now(_dt.UTC)
     out = args.out or ROOT / "benchmarks" / "results" / f"losing-move-{date:%Y-%m-%d}"
-    jobs = []
-    for p in _range(args.players):
-        for kind, n in (("greedy", args.greedy), ("random", args.random)):
-            for g in lost_games(kind, p, n, args.seed, _rules(args.rules)):
-                jobs.append({**g, "time_per_move": args.time_per_move})
+    groups = [lost_games(kind, p, n, args.seed, _rules(args.rules))
+              for p in _range(args.players)
+              for kind, n in (("greedy", args.greedy), ("random", args.random))]
+    # round robin over the groups, so that a run stopped early has some games of each
+    jobs = [{**g[i], "time_per_move": args.time_per_move}
+            for i in range(max(map(len, groups), default=0)) for g in groups if i < len(g)]
     rows = run_table(analyse_job, jobs, out / "games.jsonl", args.workers)
     m = machine()
     meta = {"date": f"{date:%Y-%m-%d %H:%M} UTC", "time_per_move": args.time_per_move,

@@ -88,7 +88,8 @@ class MoveRating:
 class Hint:
     """The answer of :func:`hint`: the position's own answer (``verdict``, ``value``,
     ``optimal``, ``bound``, ``best_progress``, ``best_line``: its solve), and ``moves``
-    rated best first (only the winning ones unless every move was asked for)."""
+    rated best first (only the winning ones unless every move was asked for); ``reason``:
+    why a lost position is lost (:class:`solver.reasons.LossReason`, ``None`` otherwise)."""
 
     position: Game
     objective: str
@@ -100,11 +101,13 @@ class Hint:
     best_line: list[Move]
     moves: list[MoveRating]
     stats: dict[str, Any]
+    reason: LossReason | None = None
 
     def to_json(self) -> dict[str, Any]:
         """``{"verdict", "objective", "value", "optimal", "bound", "best_progress",
         "moves": [{"move", "verdict", "value", "optimal", "bound", "choices", "line"}, …],
-        "position", "stats"}`` (moves best first)."""
+        "reason": {"kind", "text", "specific"} | null, "position", "stats"}`` (moves best
+        first)."""
         return {
             "verdict": self.verdict,
             "objective": {"name": self.objective, "value": self.value,
@@ -113,6 +116,7 @@ class Hint:
             "best_progress": {"slots": self.best_progress,
                               "moves": [m.to_json() for m in self.best_line]},
             "moves": [r.to_json() for r in self.moves],
+            "reason": self.reason.to_json() if self.reason is not None else None,
             "position": self.position.to_position(),
             "stats": self.stats,
         }
@@ -213,7 +217,15 @@ def hint(game: Game, objective: str = "none", time_limit: float | None = 10.0,
              **({"interrupted": True} if interrupted else {})}
     return Hint(game, objective, verdict, value, optimal, bound,
                 root.best_progress, root.continuation if root.verdict != WIN else [],
-                ratings, stats)
+                ratings, stats, _hint_reason(root, verdict, game))
+
+
+def _hint_reason(root: SolveResult, verdict: str, game: Game) -> LossReason | None:
+    """Why the hinted position is lost: its solve's reason, or (every move was proven lost
+    by a search of its own) a bound's or the next turns' reason."""
+    if verdict != LOSS:
+        return None
+    return root.reason or static_reason(game) or search_reason(game)
 
 
 def _rate(game: Game, moves: list[Move], objective: str, session: Session,

@@ -257,3 +257,20 @@ def test_the_losing_move_benchmark_runs_resumes_and_reports(tmp_path) -> None:
     assert bench(args) == 0  # resumed: nothing is solved twice, nothing is lost
     again = [json.loads(x) for x in (out / "games.jsonl").read_text().splitlines()]
     assert [r["key"] for r in again] == [r["key"] for r in rows]
+
+
+def test_hint_on_a_lost_position_says_why(tmp_path) -> None:
+    from solver.analysis import hint
+
+    deal, moves = _lost_tiny_game()
+    a = analyse(deal, moves, "none", None)
+    assert a.first_proven_loss is not None
+    lost = replay(deal, moves[:a.first_proven_loss]).game
+    h = hint(lost, "none", None)
+    assert h.verdict == "loss" and h.reason is not None and h.reason.text
+    assert h.to_json()["reason"]["text"] == h.reason.text
+    pos = tmp_path / "pos.json"
+    pos.write_text(dumps(Plan(deal, moves[:a.first_proven_loss]).to_json()))
+    out = CliRunner().invoke(cli, ["hint", str(pos)])
+    assert out.exit_code == 0, out.output
+    assert "Why: " + h.reason.text.split()[0] in out.output
