@@ -10,7 +10,9 @@ Usage (the runs of ``docs/results.md``; one process, run it with ``nice``)::
 
 ``play`` plays every deal of ``--seeds`` (disjoint from the seeds 1–60 the bot was tuned
 on) at each player count with ``best`` and ``greedy``, and the first ``--sampling-deals`` of
-them with ``sampling`` (N=4, K=3, H=4: the configuration of the 2026-12-01 figures). One row
+them with ``sampling`` (N=4, K=3, H=4: the configuration of the 2026-12-01 figures), and
+with ``cheat`` (the open-hand solver, 10 s a deal: the bound) unless ``--no-cheat``. The
+deals are played seed by seed, every player count and bot at each seed. One row
 per game (bot, players, seed, outcome, slots, moves, seconds) goes to ``DIR/games.jsonl``,
 appended as it is played: an interrupted run resumes where it stopped (rows already there
 are not played again).
@@ -40,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 SAMPLING = {"worlds": 4, "candidates": 3, "horizon": 4, "seed": 0}
+CHEAT = {"time_limit": 10.0}
 
 
 def _seeds(text: str) -> list[int]:
@@ -67,7 +70,8 @@ def _append(path: Path, row: dict[str, Any]) -> None:
         os.fsync(fh.fileno())
 
 
-def play(out: Path, players: list[int], seeds: list[int], sampling_deals: int) -> None:
+def play(out: Path, players: list[int], seeds: list[int], sampling_deals: int,
+         cheat: bool = True) -> None:
     """The ``play`` step (module docstring)."""
     from bots import make_bot
     from bots.base import play_deal
@@ -76,16 +80,18 @@ def play(out: Path, players: list[int], seeds: list[int], sampling_deals: int) -
     path = out / "games.jsonl"
     done = {(r["bot"], r["players"], r["seed"]) for r in _rows(path)}
     jobs = []
-    for p in players:
-        for i, s in enumerate(seeds):
+    for i, s in enumerate(seeds):  # seed-major: a run stopped early has every player count
+        for p in players:
             jobs.append(("best", p, s))
             jobs.append(("greedy", p, s))
             if i < sampling_deals:
                 jobs.append(("sampling", p, s))
+            if cheat:
+                jobs.append(("cheat", p, s))
     for k, (bot, p, s) in enumerate(jobs, start=1):
         if (bot, p, s) in done:
             continue
-        b = make_bot(bot, **(SAMPLING if bot == "sampling" else {}))
+        b = make_bot(bot, **(SAMPLING if bot == "sampling" else CHEAT if bot == "cheat" else {}))
         r = play_deal(Deal.from_seed(s, players=p), b)
         row = {"bot": bot, "players": p, "seed": s, "outcome": r.outcome, "slots": r.slots,
                "out": r.out, "moves": r.turns, "seconds": round(r.seconds, 3),
@@ -194,7 +200,7 @@ def report(out: Path, force: bool) -> None:
     lines = ["| bot | players | deals | won | win | 95% interval | slots at loss | s/move |",
              "|---|---:|---:|---:|---:|---|---:|---:|"]
     summary: dict[tuple[str, int], dict[str, Any]] = {}
-    for bot in ("best", "greedy", "sampling"):
+    for bot in ("best", "greedy", "sampling", "cheat"):
         for p in players + [0]:
             gs = [g for g in games if g["bot"] == bot and (p == 0 or g["players"] == p)]
             if not gs:
@@ -210,7 +216,7 @@ def report(out: Path, force: bool) -> None:
               "| players | pair | deals | only the first won | only the second won | ratio of wins |",
               "|---:|---|---:|---:|---:|---:|"]
     for p in players:
-        for a, b in (("best", "greedy"), ("best", "sampling")):
+        for a, b in (("best", "greedy"), ("best", "sampling"), ("best", "cheat")):
             pr = _paired(games, a, b, p)
             if pr is None:
                 continue
@@ -315,6 +321,7 @@ def main(argv: list[str] | None = None) -> int:
     a.add_argument("--players", default="1-5")
     a.add_argument("--seeds", default="10001-10050")
     a.add_argument("--sampling-deals", type=int, default=10)
+    a.add_argument("--no-cheat", action="store_true")
     c = sub.add_parser("calibrate")
     c.add_argument("--out", required=True)
     c.add_argument("--positions", type=int, default=300)
@@ -327,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.step == "play":
-        play(out, _seeds(args.players), _seeds(args.seeds), args.sampling_deals)
+        play(out, _seeds(args.players), _seeds(args.seeds), args.sampling_deals, not args.no_cheat)
     elif args.step == "calibrate":
         calibrate(out, args.positions, args.stride, args.worlds)
     else:

@@ -87,8 +87,10 @@ class DeterminizedBot:
     """The ``determinized`` bot (silent; also ``best``). Parameters: ``worlds`` (N ≥ 1, worlds
     per move), ``candidates`` (K ≥ 1, the greedy's best K compared), ``seconds`` (time per
     move or ``None``; at least ``min_worlds`` worlds are played), ``schedule`` (beam widths
-    and ways to pay, see :mod:`solver.beam`), ``seed`` (int). Raises ``ValueError`` for a
-    parameter out of range."""
+    and ways to pay, see :mod:`solver.beam`), ``seed`` (int), ``rollout`` (also add, in each
+    world, the value of a greedy playout to the end: 1 for a win, else ``LOSS_VALUE`` × the
+    share of slots filled; about 3 times slower, off by default: not measured to help).
+    Raises ``ValueError`` for a parameter out of range."""
 
     name = "determinized"
     sees_hidden_cards = False

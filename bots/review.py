@@ -128,58 +128,50 @@ class GameReview:
 def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "best",
                 worlds: int = DEFAULT_WORLDS, time_limit: float | None = None,
                 progress: Callable[[int, int], None] | None = None, open_hand: bool = True,
-                estimator: str = "greedy", candidates: int = 4, seed: int = 0) -> GameReview:
+                estimator: str = "greedy", candidates: int = 4, seed: int = 0,
+                workers: int = 1) -> GameReview:
     """Review the game of ``moves`` played from ``start`` (a deal or a fully known position).
 
     Each position gets ``worlds`` sampled worlds per rated move (fewer when the best move
     separates early; with ``time_limit`` seconds for the whole review, each position gets an
-    equal share of the time left, at least one world). ``bot`` (a silent bot of
-    :func:`bots.make_bot`) names the move the chance before follows; ``estimator`` (one of
-    :data:`bots.advice.ESTIMATORS`) how a world is played on; ``candidates``: the greedy's
-    best K also rated. ``progress(done, total)`` is called after each move. A
-    ``KeyboardInterrupt`` ends the review with the moves reviewed so far
-    (``complete=False``). Raises :class:`~model.errors.IllegalMoveError` for an illegal move
-    of the game (replayed by :mod:`model` first), ``ValueError`` for an unknown bot or
-    estimator or a bot that sees hidden cards."""
-    from bots import make_bot
-
+    equal share, at least one world). ``bot`` (a silent bot of :func:`bots.make_bot`) names
+    the move the chance before follows; ``estimator`` (one of :data:`bots.advice.ESTIMATORS`)
+    how a world is played on; ``candidates``: the greedy's best K also rated; ``workers``:
+    processes reviewing positions side by side (1: this process). The answer does not depend
+    on ``workers`` (each position's worlds come from ``seed`` and its index).
+    ``progress(done, total)`` is called as moves are reviewed. A ``KeyboardInterrupt`` ends
+    the review with the moves reviewed so far (``complete=False``; no open-hand verdicts).
+    Raises :class:`~model.errors.IllegalMoveError` for an illegal move of the game (replayed
+    by :mod:`model` first), ``ValueError`` for an unknown bot or estimator, a bot that sees
+    hidden cards, or ``workers`` < 1."""
     t0 = time.monotonic()
     if estimator not in ESTIMATORS:
         raise ValueError(f"unknown estimator {estimator!r}; valid: {', '.join(ESTIMATORS)}")
     if bot == "cheat":
         raise ValueError(f"the review follows a silent bot; {bot!r} sees hidden cards")
-    player_bot = make_bot(bot, seed=seed) if bot in ("sampling", "determinized", "best") \
-        else make_bot(bot)
-    if getattr(player_bot, "sees_hidden_cards", False):  # pragma: no cover - cheat, above
-        raise ValueError(f"the review follows a silent bot; {bot!r} sees hidden cards")
+    if workers < 1:
+        raise ValueError(f"workers must be ≥ 1, not {workers}")
+    _silent_bot(bot, seed)  # an unknown name fails here, before any work
     from solver.analysis import positions_of
 
     moves = list(moves)
     games = positions_of(start, moves)  # raises IllegalMoveError at the first illegal move
-    reviewed: list[MoveReview] = []
+    share = None if time_limit is None else max(0.0, time_limit) * workers / max(1, len(moves))
+    tasks = [(i, bot, worlds, share, estimator, candidates, seed) for i in range(len(moves))]
+    found: dict[int, MoveReview] = {}
     complete = True
     try:
-        for i, mv in enumerate(moves):
-            game = games[i]
-            obs = observe(game)
-            bot_move = player_bot.choose(obs)
-            rate: list[Move] = []
-            for m in [mv, bot_move] + rated_moves(obs, candidates):
-                if m not in rate:
-                    rate.append(m)
-            share = None
-            if time_limit is not None:
-                left = time_limit - (time.monotonic() - t0)
-                share = max(0.0, left) / (len(moves) - i)
-            adv = advise(obs, rate, estimator=estimator, worlds=worlds, time_limit=share,
-                         seed=seed * 100003 + i)
-            rated = {r.move: r for r in adv.moves}
-            reviewed.append(MoveReview(
-                i + 1, mv.player, mv, game.move_text(mv), rated[bot_move], rated[mv],
-                adv.moves[0], bot_move, adv.worlds))
-            if progress is not None:
-                progress(i + 1, len(moves))
+        if workers == 1 or len(moves) < 2:
+            for t in tasks:
+                found[t[0]] = _review_position(games[t[0]], moves[t[0]], *t[1:])
+                if progress is not None:
+                    progress(len(found), len(moves))
+        else:
+            _review_in_pool(start, moves, tasks, workers, found, progress)
     except KeyboardInterrupt:
+        complete = False
+    reviewed = [found[i] for i in sorted(found)]
+    if complete and len(reviewed) != len(moves):  # pragma: no cover - a worker's answer lost
         complete = False
     seconds = time.monotonic() - t0
     verdicts = None
@@ -190,7 +182,66 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "best",
         players=last.players, moves=reviewed, estimator=estimator, bot=bot,
         open_hand=verdicts, outcome=last.outcome(), complete=complete,
         stats={"seconds": round(time.monotonic() - t0, 3), "review_seconds": round(seconds, 3),
-               "worlds_per_move": worlds, "candidates": candidates, "cpus": os.cpu_count()})
+               "worlds_per_move": worlds, "candidates": candidates, "workers": workers})
+
+
+def _silent_bot(bot: str, seed: int):
+    from bots import make_bot
+
+    b = make_bot(bot, seed=seed) if bot in ("sampling", "determinized", "best") else make_bot(bot)
+    if getattr(b, "sees_hidden_cards", False):  # pragma: no cover - cheat, refused above
+        raise ValueError(f"the review follows a silent bot; {bot!r} sees hidden cards")
+    return b
+
+
+def _review_position(game: Game, mv: Move, bot: str, worlds: int, share: float | None,
+                     estimator: str, candidates: int, seed: int) -> MoveReview:
+    """One move of the review: the position ``game`` before ``mv`` (with its history)."""
+    i = len(game.move_stack)
+    obs = observe(game)
+    bot_move = _silent_bot(bot, seed).choose(obs)
+    rate: list[Move] = []
+    for m in [mv, bot_move] + rated_moves(obs, candidates):
+        if m not in rate:
+            rate.append(m)
+    adv = advise(obs, rate, estimator=estimator, worlds=worlds, time_limit=share,
+                 seed=seed * 100003 + i)
+    rated = {r.move: r for r in adv.moves}
+    return MoveReview(i + 1, mv.player, mv, game.move_text(mv), rated[bot_move], rated[mv],
+                      adv.moves[0], bot_move, adv.worlds)
+
+
+def _review_task(plan_json: dict[str, Any], task: tuple) -> MoveReview:
+    """A worker process's part: replay the record to the position, review its move."""
+    from model.records import Plan, replay
+
+    plan = Plan.from_json(plan_json)
+    i = task[0]
+    rep = replay(plan.start, plan.moves[:i])
+    assert rep.error is None and rep.game is not None
+    return _review_position(rep.game, plan.moves[i], *task[1:])
+
+
+def _review_in_pool(start: Deal | Game, moves: list[Move], tasks: list[tuple], workers: int,
+                    found: dict[int, MoveReview],
+                    progress: Callable[[int, int], None] | None) -> None:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    from model.records import Plan
+
+    plan_json = Plan(start, moves).to_json() if isinstance(start, Deal) else \
+        Plan(None, moves, {}, start).to_json()
+    ctx = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    try:
+        futures = {pool.submit(_review_task, plan_json, t): t[0] for t in tasks}
+        for f in as_completed(futures):
+            found[futures[f]] = f.result()
+            if progress is not None:
+                progress(len(found), len(moves))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def open_hand_verdicts(start: Deal | Game, moves: Sequence[Move],

@@ -10,7 +10,7 @@ from rich.text import Text
 from bots.advice import ESTIMATOR_TEXT, ESTIMATORS
 from cli.common import EXIT_INTERRUPTED, CliError, console, describe_illegal, load_source
 from cli.files import check_new_file
-from cli.options import COUNT, SECONDS
+from cli.options import COUNT, SECONDS, WORKERS
 from model.errors import IllegalMoveError
 from model.records import dumps
 
@@ -37,6 +37,8 @@ def _pct(x: float) -> str:
                    "position): was the deal winnable, and the open-hand losing move.")
 @click.option("--plot", "plot_path", default=None, metavar="FILE",
               help="Draw the win-chance line into FILE (.png or .svg; never over a file).")
+@click.option("--workers", type=WORKERS, default=1, show_default=True, metavar="K",
+              help="Processes reviewing moves side by side (the answer is the same).")
 @click.option("--seed", "bot_seed", type=int, default=0, show_default=True,
               help="Seed of the sampled worlds (the review is repeatable).")
 @click.option("--json", "as_json", is_flag=True,
@@ -45,7 +47,7 @@ def _pct(x: float) -> str:
                    '...], "costly", "open_hand", "stats"} as JSON.')
 @click.option("--quiet", is_flag=True, help="No progress on standard error.")
 def review(record: str, worlds: int, estimator: str, candidates: int, time_limit: float | None,
-           open_hand: bool, plot_path: str | None, bot_seed: int, as_json: bool,
+           open_hand: bool, plot_path: str | None, workers: int, bot_seed: int, as_json: bool,
            quiet: bool) -> None:
     """Review a played game (PLAN: a game record, or - for standard input) from the
     players' point of view: at every move, from what the mover could see (ruling V1), the
@@ -91,7 +93,7 @@ def review(record: str, worlds: int, estimator: str, candidates: int, time_limit
     try:
         r = review_game(plan.start, plan.moves, worlds=worlds, time_limit=time_limit,
                         progress=progress, open_hand=open_hand, estimator=estimator,
-                        candidates=candidates, seed=bot_seed)
+                        candidates=candidates, seed=bot_seed, workers=workers)
     except IllegalMoveError as exc:  # pragma: no cover - replayed above
         raise CliError(f"{src.name}: {exc}") from None
     plot_error = None
