@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from benchmarks.analysis import random_play
-from benchmarks.frontier import _cpu_limits, _range, _rules, run_table
+from benchmarks.frontier import _cpu_limits, _range, _rules, read_jsonl, run_table
 from benchmarks.solve import machine
 from model.deal import Deal
 from model.moves import Move
@@ -128,18 +128,20 @@ def waste_job(job: dict[str, Any]) -> dict[str, Any]:
 
 
 def waste_check(rows: list[dict[str, Any]], jobs: list[dict[str, Any]], out: Path,
-                workers: int) -> list[dict[str, Any]]:
-    """Every position left unknown by ``analyse`` in ``rows``, solved with objective
-    ``waste`` (``waste.jsonl``)."""
+                workers: int, sample: int | None = None) -> list[dict[str, Any]]:
+    """Every position left unknown by ``analyse`` in ``rows`` (at most ``sample``, taken in
+    turn from each game, the last unknown of each first), solved with objective ``waste``
+    (``waste.jsonl``)."""
     records = {j["key"]: j["record"] for j in jobs}
-    todo = []
-    for r in rows:
+    per_game = []
+    for r in sorted(rows, key=lambda r: r["key"]):
         if r.get("verdicts") is None or r["key"] not in records:
             continue
-        for i, v in enumerate(r["verdicts"]):
-            if v == "u":
-                todo.append({"key": f"{r['key']}@{i}", "game": r["key"], "index": i,
-                             "record": records[r["key"]], "time_per_move": r["time_per_move"]})
+        per_game.append([{"key": f"{r['key']}@{i}", "game": r["key"], "index": i,
+                          "record": records[r["key"]], "time_per_move": r["time_per_move"]}
+                         for i in range(len(r["verdicts"]) - 1, -1, -1) if r["verdicts"][i] == "u"])
+    todo = [g[i] for i in range(max(map(len, per_game), default=0)) for g in per_game
+            if i < len(g)][:sample]
     return run_table(waste_job, todo, out / "waste.jsonl", workers)
 
 
@@ -264,6 +266,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--waste-check", action="store_true",
                     help="also solve every position left unknown with --objective waste")
+    ap.add_argument("--waste-sample", type=int, default=None, metavar="N",
+                    help="--waste-check: at most N unknown positions, spread over the games")
+    ap.add_argument("--checks-only", action="store_true",
+                    help="analyse no more games: run the checks on the games already analysed")
     ap.add_argument("--reprove", type=int, default=0, metavar="N",
                     help="re-prove the losses of N pinned games with the plain DFS")
     ap.add_argument("--reprove-seconds", type=float, default=600.0)
@@ -276,7 +282,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # round robin over the groups, so that a run stopped early has some games of each
     jobs = [{**g[i], "time_per_move": args.time_per_move}
             for i in range(max(map(len, groups), default=0)) for g in groups if i < len(g)]
-    rows = run_table(analyse_job, jobs, out / "games.jsonl", args.workers)
+    if args.checks_only:  # the games analysed so far (another run may still add to them)
+        rows = read_jsonl(out / "games.jsonl")
+    else:
+        rows = run_table(analyse_job, jobs, out / "games.jsonl", args.workers)
     m = machine()
     meta = {"date": f"{date:%Y-%m-%d %H:%M} UTC", "time_per_move": args.time_per_move,
             "machine": f"{m.get('arch')}, {m.get('cpu')}, {m.get('cores')} cores, "
@@ -286,7 +295,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                                           else list(argv))}
     keys = {j["key"] for j in jobs}
     rows = [r for r in rows if r["key"] in keys]
-    waste = waste_check(rows, jobs, out, args.workers) if args.waste_check else None
+    waste = (waste_check(rows, jobs, out, args.workers, args.waste_sample) if args.waste_check
+             else None)
     again = (reprove(rows, jobs, out, args.reprove, args.reprove_seconds, args.workers)
              if args.reprove else None)
     text = report(rows, meta, waste, again)
