@@ -16,6 +16,9 @@ from solver.analysis import analyse as analyse_game
 from solver.result import OBJECTIVES, UNKNOWN
 
 MARKS = {"win": "win", "loss": "loss", "unknown": "unknown"}
+#: How the first proven loss was proven, in the line that gives its reason.
+PROOFS = {"bound": " (a bound, no search)", "search": " (exhaustive search)",
+          "loss-model": " (the CP-SAT loss model)"}
 
 
 @click.command()
@@ -33,14 +36,15 @@ MARKS = {"win": "win", "loss": "loss", "unknown": "unknown"}
               metavar="MB", help="Cap on the memory of the transposition table.")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"moves": [{"index", "move", "before", "after", "spent_extra"}, ...], '
-                   '"losing_move", ...} as JSON.')
+                   '"losing_move", "reason", ...} as JSON.')
 def analyse(record: str, objective: str, time_per_move: float, memory_limit: int,
             as_json: bool) -> None:
     """Analyse a played game: for every move of RECORD (a game record from a deal or from
     a position, or - for standard input), the verdict of the position before and after it.
 
     It marks the losing move: the first move after which the game could no longer be won,
-    with what the solver would have played instead and its winning line from there. With
+    with what the solver would have played instead and its winning line from there, and
+    says in words why the position after it cannot be won (what runs out). With
     --objective waste, each move that spent more cards than best play would have says how
     many it gave away (--objective turns: how many turns it lost). A record may end in a
     loss, a win, or mid-game. Where a search runs out of time a position is "unknown"
@@ -100,6 +104,17 @@ def analyse(record: str, objective: str, time_per_move: float, memory_limit: int
         game.push(mv)
     out.print(table)
     out.print(Text(summary(a, plan), style="bold"))
+    if a.reason is not None and a.first_proven_loss is not None:
+        k = a.first_proven_loss
+        how = PROOFS.get(a.positions[k].proof or "", "")
+        out.print(Text(f"Why the position after move {k} cannot be won{how}: {a.reason.text}"),
+                  highlight=False)
+    if a.losing_move is None and a.first_proven_loss is not None:
+        last_win = max((p.index for p in a.positions if p.verdict == "win"), default=None)
+        if last_win is not None and a.first_proven_loss - last_win > 1:
+            out.print(Text(f"Unknown between: the positions after moves {last_win + 1}–"
+                           f"{a.first_proven_loss - 1} (a larger --time-per-move may decide "
+                           "them).", style="dim"))
     if a.losing_move is not None and a.winning_line:
         g = replay(plan.start, plan.moves[:a.losing_move - 1]).game
         out.print(f"Winning line from before move {a.losing_move} "

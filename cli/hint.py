@@ -104,6 +104,8 @@ def hint(source: str | None, seed: int | None, players: int, rule_options: tuple
         head += (" (interrupted before a win or a proof)" if h.stats.get("interrupted")
                  else " (the time limit ran out before a win or a proof)")
     out.print(Text(head[0].upper() + head[1:], style="bold"))
+    if h.reason is not None:
+        out.print(Text(f"Why: {h.reason.text}"), highlight=False)
     if not h.moves:
         if h.verdict != LOSS:
             out.print("No move is proven to keep the game winnable "

@@ -159,7 +159,9 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
                 why = "a limit ran out"
             effort += f" (+ furthest-line search {fs['nodes']:,} nodes, not proven: {why})"
 
+        lm = st.get("loss_model") or {}
         how = ("proven: the CP-SAT model has no solution" if res.solver.startswith("cpsat")
+               else "proven by the CP-SAT loss model" if lm.get("status") == "INFEASIBLE"
                else "proven by exhaustive search")
         reach = (f"{furthest}: {count_text(res.best_progress, 'slot')}"
                  if not _no_furthest_line(res) else
@@ -324,6 +326,8 @@ def print_answer(res: SolveResult, data: dict[str, Any], deal: Deal | Game,
         return
     out = console()
     out.print(Text(verdict_line(res, time_limit), style="bold"))
+    if res.reason is not None:
+        out.print(Text(f"Why: {res.reason.text}"), highlight=False)
     line = res.plan.moves if res.plan is not None else res.best_line
     game = Game(deal) if isinstance(deal, Deal) else deal.copy()
     if res.start is not None:

@@ -88,7 +88,8 @@ class MoveRating:
 class Hint:
     """The answer of :func:`hint`: the position's own answer (``verdict``, ``value``,
     ``optimal``, ``bound``, ``best_progress``, ``best_line``: its solve), and ``moves``
-    rated best first (only the winning ones unless every move was asked for)."""
+    rated best first (only the winning ones unless every move was asked for); ``reason``:
+    why a lost position is lost (:class:`solver.reasons.LossReason`, ``None`` otherwise)."""
 
     position: Game
     objective: str
@@ -100,11 +101,13 @@ class Hint:
     best_line: list[Move]
     moves: list[MoveRating]
     stats: dict[str, Any]
+    reason: LossReason | None = None
 
     def to_json(self) -> dict[str, Any]:
         """``{"verdict", "objective", "value", "optimal", "bound", "best_progress",
         "moves": [{"move", "verdict", "value", "optimal", "bound", "choices", "line"}, …],
-        "position", "stats"}`` (moves best first)."""
+        "reason": {"kind", "text", "specific"} | null, "position", "stats"}`` (moves best
+        first)."""
         return {
             "verdict": self.verdict,
             "objective": {"name": self.objective, "value": self.value,
@@ -113,6 +116,7 @@ class Hint:
             "best_progress": {"slots": self.best_progress,
                               "moves": [m.to_json() for m in self.best_line]},
             "moves": [r.to_json() for r in self.moves],
+            "reason": self.reason.to_json() if self.reason is not None else None,
             "position": self.position.to_position(),
             "stats": self.stats,
         }
@@ -213,7 +217,15 @@ def hint(game: Game, objective: str = "none", time_limit: float | None = 10.0,
              **({"interrupted": True} if interrupted else {})}
     return Hint(game, objective, verdict, value, optimal, bound,
                 root.best_progress, root.continuation if root.verdict != WIN else [],
-                ratings, stats)
+                ratings, stats, _hint_reason(root, verdict, game))
+
+
+def _hint_reason(root: SolveResult, verdict: str, game: Game) -> LossReason | None:
+    """Why the hinted position is lost: its solve's reason, or (every move was proven lost
+    by a search of its own) a bound's or the next turns' reason."""
+    if verdict != LOSS:
+        return None
+    return root.reason or static_reason(game) or search_reason(game)
 
 
 def _rate(game: Game, moves: list[Move], objective: str, session: Session,
@@ -276,7 +288,7 @@ class PositionVerdict:
     ``derived`` (no search: a later position is a win, so this one is too), the solve's
     ``continuation``, ``nodes`` and ``seconds`` (all its solves together); ``proof``: how a
     verdict was proven (``bound``: a bound at the position, no search; ``search``: the
-    exhaustive search, or the CP-SAT loss model where ``stats`` says so; ``derived``;
+    exhaustive search; ``loss-model``: the CP-SAT loss model's infeasibility; ``derived``;
     ``None`` for unknown); ``reason``: for the first proven loss, why
     (:class:`solver.reasons.LossReason`); ``stats``: the last solve's counters."""
 
@@ -423,14 +435,15 @@ def _fill_in(found: dict[int, PositionVerdict], moves: list[Move], games: list[G
                                          p.bound if p is not None else None, True,
                                          moves[i - 1:i] + later.continuation,
                                          p.nodes if p is not None else 0,
-                                         p.seconds if p is not None else 0.0)
+                                         p.seconds if p is not None else 0.0, "derived")
     for i in range(1, n + 1):
         before = pos[i - 1]
         old = pos[i]
         if before is not None and before.verdict == LOSS and (old is None or old.verdict != LOSS):
             pos[i] = PositionVerdict(i, LOSS, derived=True,
                                      nodes=old.nodes if old is not None else 0,
-                                     seconds=old.seconds if old is not None else 0.0)
+                                     seconds=old.seconds if old is not None else 0.0,
+                                     proof="derived")
     return [p if p is not None else PositionVerdict(i, UNKNOWN, derived=True)
             for i, p in enumerate(pos)]
 
@@ -483,7 +496,9 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
         old = found.get(i)
         nodes = res.stats.get("nodes", 0) + (old.nodes if old is not None else 0)
         lm = res.stats.get("loss_model")
-        proof = None if res.verdict == UNKNOWN else "search"
+        proof = (None if res.verdict == UNKNOWN else
+                 "loss-model" if lm and lm.get("status") == "INFEASIBLE" and res.verdict == LOSS
+                 else "search")
         found[i] = PositionVerdict(i, res.verdict, res.value, res.optimal, res.bound, False,
                                    list(res.continuation), nodes, round(spent_s[i], 3),
                                    proof, None, {"pruned": res.stats.get("pruned"),

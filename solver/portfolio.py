@@ -62,7 +62,7 @@ def _die_with_parent() -> None:
         pass
 
 
-_INTERRUPTED: list[int] = []  # set in a worker by its first interrupt
+_INTERRUPTED: list[int] = []  # set in a worker by its first interrupt, or once it is done
 
 
 def _first_interrupt(signum: int, frame: Any) -> None:
@@ -115,7 +115,11 @@ def _run(fn: Callable[..., SolveResult], kwargs: dict, conn: Any) -> None:
         # being sent, e.g. the portfolio stopping a worker that had just finished
         pass
     finally:
-        signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)  # nothing left to stop
+        # nothing left to stop: a signal from now on is ignored by the handler (blocking it
+        # holds only for this thread; a library's thread may still take it, and CPython
+        # then runs the handler here)
+        _INTERRUPTED.append(0)
+        signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
         conn.close()
 
 

@@ -115,10 +115,11 @@ def _static(s: Bounds) -> LossReason | None:
         if have < need:
             what = f"{count_text(need, 'empty slot')}" + (" and Bridges" if nb and any(
                 t.bridge in s.rows[r - 1] for r in range(h, s.R + 1)) else "")
+            verb = "needs" if h == s.R else "need"
+            can = (f"only {count_text(have, 'card')} left can" if have else "no card left can")
             return LossReason("height", (
-                f"{_rows_text(h, s.R).capitalize()} still need {what} to fill, but only "
-                f"{count_text(have, 'card')} left can go that high (a value of {h} or more, or "
-                f"a Campfire; R4)."), True)
+                f"{_rows_text(h, s.R).capitalize()} still {verb} {what} to fill, but {can} go "
+                f"that high (a value of {h} or more, or a Campfire; R4)."), True)
     spare = s.n_remaining - S
     detail: list[tuple[int, int, int, int]] = []
     costs = s.bridge_costs(detail) if nb else 0
@@ -209,10 +210,53 @@ def search_reason(position: Game, stats: dict[str, Any] | None = None,
         words = [f"{CUT_WORDS.get(k, k)} ({round(100 * n / total)} %)" for n, k in ranked[:2]]
         nodes = (stats or {}).get("nodes")
         seen = f" ({nodes:,} positions)" if nodes else ""
+        cut = _cut_fact(s, ranked[0][1])
         return LossReason("search", (
             f"No line of play wins: an exhaustive search{seen} ended every line, most often "
-            f"because {' or '.join(words)}.{facts}"), share >= 0.5)
+            f"because {' or '.join(words)}.{cut}{facts}"), share >= 0.5 or bool(cut))
     return LossReason("search", f"No line of play wins (exhaustive search).{facts}", share >= 0.5)
+
+
+def _cut_fact(s: Bounds, kind: str) -> str:
+    """What the search's most frequent cut ``kind`` runs into, read at the root: for
+    ``height``, the rows whose cards to spare are fewest (the cards left that can go that
+    high, R4, against their empty slots and Bridges); for ``summit``, where the Summits left
+    are (R10). Empty when there is nothing specific to say."""
+    t = s.t
+    if kind == "height":
+        need = have = 0
+        best: tuple[int, int, int, int] | None = None  # (slack, -h, need, have)
+        for h in range(s.R, 1, -1):
+            row = s.rows[h - 1]
+            need += s.rowlen[h - 1] - len(row) + (row.count(t.bridge) if s.n_bridges else 0)
+            have += s.rem_by_maxrow[h]
+            if need and (best is None or have - need < best[0]):
+                best = (have - need, -h, need, have)
+        if best is None or best[0] > 3:  # much to spare: the cut comes from deep in the lines
+            return ""
+        slack, h, need, have = best[0], -best[1], best[2], best[3]
+        return (f" The tightest: {_rows_text(h, s.R)} still need {count_text(need, 'card')} of "
+                f"value {h} or more (or a Campfire; R4), and {have} are left, so at most "
+                f"{count_text(slack, 'such card')} may be discarded or played lower.")
+    if kind == "summit":
+        where = []
+        for q in range(s.P):
+            held = sum(c == t.summit for c in s.hands[q])
+            deck = s.decks[q]
+            deep = [i - s.ptr[q] + 1 for i in range(s.ptr[q], len(deck)) if deck[i] == t.summit]
+            who = "the player" if s.P == 1 else f"player {q + 1}"
+            if held:
+                where.append(f"{count_text(held, 'Summit')} in {who}'s hand")
+            for d in deep:
+                where.append(f"the next card of {who}'s deck" if d == 1 else
+                             f"one {d} cards deep in {who}'s deck")
+        n = s.remaining[t.summit]
+        if not where:
+            return ""
+        return (f" {'Only ' if n <= 2 else ''}{count_text(n, 'Summit')} "
+                f"{'is' if n == 1 else 'are'} left ({', '.join(where)}), and discarding the "
+                "last one ends every line (R10).")
+    return ""
 
 
 def _pressure(s: Bounds) -> tuple[str, float]:
@@ -230,7 +274,8 @@ def _pressure(s: Bounds) -> tuple[str, float]:
         if cost < INF:
             where = ", ".join(f"row {r + 1} slot {k + 1}" for r, k, _, _ in detail)
             need = s.n_bridges + cost
-            parts.append(f"the {count_text(s.n_bridges, 'Bridge')} standing ({where}) take at "
+            verb = "takes" if s.n_bridges == 1 else "take"
+            parts.append(f"the {count_text(s.n_bridges, 'Bridge')} standing ({where}) {verb} at "
                          f"least {need} of them")
             taken = need
     if s.P == 1:
@@ -275,12 +320,18 @@ def _all_explained(s: Bounds, depth: int, kinds: Counter, found: list, budget: l
 
 def relaxation_reason(groups: list[str]) -> LossReason:
     """The reason for a loss proven by the CP-SAT loss model (:mod:`solver.cpsat_loss`),
-    from the rule groups its proof of infeasibility used."""
-    named = [GROUPS[g] for g in groups if g in GROUPS] or list(GROUPS.values())
+    from the rule groups its proof of infeasibility used (none: the slots and the cards
+    left alone rule a win out)."""
+    named = [GROUPS[g] for g in groups if g in GROUPS]
+    if not named:
+        return LossReason("relaxation", (
+            "No assignment of the cards left to the empty slots exists at all, whatever the "
+            "order of play: the cards that can still reach the mountain do not fit its slots "
+            "(R3, R10)."), False)
+    rules = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
     return LossReason("relaxation", (
         "No schedule of the cards left, in the order they will be drawn, fills the mountain: "
-        f"it is ruled out by {', '.join(named[:-1]) + ' and ' + named[-1] if len(named) > 1 else named[0]}."),
-        False)
+        f"it is ruled out by {rules}."), False)
 
 
 __all__ = ["CUT_WORDS", "LossReason", "relaxation_reason", "search_reason", "static_reason"]
