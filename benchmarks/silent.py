@@ -250,6 +250,7 @@ def _write(path: Path, text: str) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(text)
+    os.chmod(tmp, 0o644)
     os.replace(tmp, path)
 
 
@@ -308,6 +309,7 @@ def _save(fig, path: Path) -> None:
     os.close(fd)
     try:
         fig.savefig(tmp, format="png", dpi=110, bbox_inches="tight")
+        os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     finally:
         Path(tmp).unlink(missing_ok=True)
