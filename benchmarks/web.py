@@ -16,6 +16,18 @@ a free port of 127.0.0.1 and measures, on this machine:
 * **page size**: the bytes of everything the first load fetched (HTML, script, style sheet,
   the first game state), uncompressed as served.
 
+With ``--load`` it runs the **load test** instead: ``--clients`` (default 50) clients at once,
+threads of this process, against one ``ascent serve --jobs J --queue Q``; each makes
+``--rounds`` moves of its own with a think time of 0.3–1.5 s before each, and asks a hint
+every ``--hint-every`` moves (even clients: open standard deals, whose hints are solver jobs of
+up to 8 s in the pool; odd ones: the silent game with 3 players and greedy team-mates, each bot
+move an ``/advance``). A sampler reads ``/api/status`` every 0.1 s; a move counts as made
+"while the pool was full" when the last sample before it had every worker busy. It reports the
+answers by status (a 503 is the pool's designed refusal, any other 5xx an error), the moves'
+round trips (all, and while the pool was full: median, p99) and the hints answered and refused.
+Bounded: ``--seconds`` (default 120) stops the clients; 127.0.0.1 only. Outputs
+``web-load.md`` and ``web-load.jsonl``.
+
 Outputs ``web.md`` (table with date, machine, command) and ``web.jsonl`` (one row per
 measurement) in ``--out`` (default: a new folder ``benchmarks/out/web-<date>``; committed
 results are written only when ``--out`` names their folder).
@@ -31,6 +43,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -48,11 +61,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server() -> tuple[subprocess.Popen, str]:
-    """``ascent serve`` on a free port; returns the process and its URL once it answers."""
+def start_server(extra: list[str] | None = None) -> tuple[subprocess.Popen, str]:
+    """``ascent serve`` on a free port (``extra``: more options); returns the process and its
+    URL once it answers."""
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--port", str(port),
-                             "--log-level", "warning"], cwd=ROOT,
+                             "--log-level", "warning", *(extra or [])], cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
@@ -155,6 +169,245 @@ def machine() -> dict[str, str]:
     return m()
 
 
+# ---- the load test -----------------------------------------------------------------------
+
+def request(url: str, method: str = "GET", body: dict | None = None,
+            timeout: float = 60) -> tuple[float, int, dict]:
+    """One request; returns (seconds, status, answer JSON) — an HTTP error status too."""
+    import urllib.error
+
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    t0 = time.perf_counter()
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            raw, code = r.read(), r.status
+    except urllib.error.HTTPError as exc:
+        raw, code = exc.read(), exc.code
+    dt = time.perf_counter() - t0
+    try:
+        answer = json.loads(raw)
+    except ValueError:
+        answer = {}
+    return dt, code, answer
+
+
+def pick_move(state: dict, rng: random.Random) -> dict:
+    """A legal move from a state's ``targets`` (placements preferred; a placement's cost paid
+    with the first other cards of the hand), else a discard of two cards."""
+    hand = state["hands"][state["to_move"] - 1]
+    options = [(card, t) for card, ts in state["targets"].items() for t in ts]
+    if options:
+        card, t = rng.choice(options)
+        rest = list(hand)
+        rest.remove(card)
+        move = {"card": card, "row": t["row"], "slot": t["slot"], "discard": rest[: t["cost"]]}
+        if t["to_row"]:
+            move["to_row"], move["to_slot"] = t["to_row"], t["to_slot"]
+        return move
+    return {"kind": "discard", "discard": hand[:2]}
+
+
+class LoadLog:
+    """What the clients saw: (kind, start time, seconds, status) per request; the pool's
+    samples (time, running, waiting)."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, float, float, int]] = []
+        self.samples: list[tuple[float, int, int]] = []
+        self.lock = threading.Lock()
+
+    def add(self, kind: str, t0: float, dt: float, code: int) -> None:
+        with self.lock:
+            self.rows.append((kind, t0, dt, code))
+
+
+def load_client(url: str, i: int, log: LoadLog, stop: float, rounds: int, hint_every: int,
+                think: tuple[float, float]) -> None:
+    """One client: ``rounds`` of its own moves (with a think time between them), a hint
+    every ``hint_every`` moves; even clients play open standard deals (hints by the solver,
+    in the pool), odd ones the silent game with 3 players and greedy team-mates (each bot
+    move asked with ``/advance``). A game that ends is followed by a new one."""
+    rng = random.Random(1000 + i)
+    silent = i % 2 == 1
+    done = 0
+    state: dict = {}
+    while done < rounds and time.monotonic() < stop:
+        if not state or state.get("outcome"):
+            body = ({"seed": 500 + i * 7 + done, "players": 3, "seat": 1, "mode": "silent",
+                     "bot": "greedy"} if silent else {"seed": 500 + i * 7 + done})
+            t0 = time.monotonic()
+            dt, code, state = request(f"{url}/api/games", "POST", body)
+            log.add("new game", t0, dt, code)
+            if code != 201:
+                return
+        gid = state["id"]
+        if silent and state["bots_turn"]:
+            t0 = time.monotonic()
+            dt, code, new = request(f"{url}/api/games/{gid}/advance", "POST")
+            log.add("bot move", t0, dt, code)
+            if code == 200:
+                state = new
+            continue
+        time.sleep(rng.uniform(*think))  # a person thinks
+        if done % hint_every == hint_every - 1:
+            t0 = time.monotonic()
+            dt, code, _ = request(f"{url}/api/games/{gid}/hint")
+            log.add("hint", t0, dt, code)
+        t0 = time.monotonic()
+        dt, code, new = request(f"{url}/api/games/{gid}/moves", "POST", pick_move(state, rng))
+        log.add("move", t0, dt, code)
+        if code == 200:
+            state = new
+        done += 1
+
+
+def pool_sampler(url: str, log: LoadLog, stop: threading.Event, every: float = 0.1) -> None:
+    while not stop.is_set():
+        _, code, st = request(f"{url}/api/status", timeout=10)
+        if code == 200:
+            with log.lock:
+                log.samples.append((time.monotonic(), st["pool"]["running"], st["pool"]["waiting"]))
+        stop.wait(every)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (Linux ``/proc``; 0 elsewhere)."""
+    import os
+
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pct(values: list[float], q: float) -> float:
+    """The ``q``-quantile (0..1) of ``values`` (nearest rank)."""
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, int(round(q * len(s) + 0.5)) - 1))]
+
+
+def run_load(clients: int, rounds: int, seconds: float, hint_every: int, jobs: int,
+             queue: int, think: tuple[float, float]) -> dict:
+    """The load test: ``clients`` at once against one ``ascent serve --jobs J --queue Q`` on
+    127.0.0.1, each ``rounds`` moves within ``seconds``; returns the figures."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="ascent-load-") as data:
+        proc, url = start_server(["--data", data, "--jobs", str(jobs), "--queue", str(queue)])
+        log = LoadLog()
+        stop_sampling = threading.Event()
+        sampler = threading.Thread(target=pool_sampler, args=(url, log, stop_sampling), daemon=True)
+        try:
+            sampler.start()
+            cpu0 = cpu_seconds(proc.pid)
+            t_start = time.monotonic()
+            stop = t_start + seconds
+            threads = [threading.Thread(target=load_client, daemon=True,
+                                        args=(url, i, log, stop, rounds, hint_every, think))
+                       for i in range(clients)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(timeout=seconds + 120)
+            wall = time.monotonic() - t_start
+            server_cpu = cpu_seconds(proc.pid) - cpu0
+            stop_sampling.set()
+            sampler.join(timeout=15)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
+    full_times = [(t, running >= jobs) for t, running, _ in log.samples]
+
+    def pool_full_at(t0: float) -> bool:
+        last = None
+        for t, full in full_times:
+            if t > t0:
+                break
+            last = full
+        return bool(last)
+
+    by_kind: dict[str, list[tuple[float, float, int]]] = {}
+    for kind, t0, dt, code in log.rows:
+        by_kind.setdefault(kind, []).append((t0, dt, code))
+    codes: dict[str, dict[str, int]] = {}
+    for kind, rows in by_kind.items():
+        c: dict[str, int] = {}
+        for _, _, code in rows:
+            c[str(code)] = c.get(str(code), 0) + 1
+        codes[kind] = c
+    moves = [dt * 1000 for _, dt, code in by_kind.get("move", []) if code == 200]
+    moves_full = [dt * 1000 for t0, dt, code in by_kind.get("move", []) if code == 200 and pool_full_at(t0)]
+    hints_ok = [dt * 1000 for _, dt, code in by_kind.get("hint", []) if code in (200, 409)]
+    busy = [dt * 1000 for _, dt, code in by_kind.get("hint", []) if code == 503]
+    errors = sum(1 for _, _, _, code in log.rows if code >= 500 and code != 503)
+    full_share = (sum(1 for _, full in full_times if full) / len(full_times)) if full_times else 0.0
+    return {
+        "what": "load", "clients": clients, "rounds": rounds, "seconds_limit": seconds,
+        "wall_seconds": round(wall, 1), "jobs": jobs, "queue": queue, "think_s": list(think),
+        "hint_every": hint_every, "requests": len(log.rows), "codes": codes,
+        "server_errors_5xx_not_503": errors,
+        "moves": len(moves), "move_p50_ms": pct(moves, 0.5), "move_p99_ms": pct(moves, 0.99),
+        "move_max_ms": max(moves) if moves else float("nan"),
+        "moves_while_pool_full": len(moves_full), "move_full_p50_ms": pct(moves_full, 0.5),
+        "move_full_p99_ms": pct(moves_full, 0.99),
+        "hints_answered": len(hints_ok), "hint_p50_ms": pct(hints_ok, 0.5),
+        "hint_max_ms": max(hints_ok) if hints_ok else float("nan"),
+        "hints_refused_503": len(busy), "refusal_p99_ms": pct(busy, 0.99),
+        "pool_full_share": round(full_share, 3), "pool_samples": len(full_times),
+        "server_cpu_seconds": round(server_cpu, 1),
+        "server_cpu_per_request_ms": round(server_cpu * 1000 / max(1, len(log.rows) + len(full_times)), 2),
+        "load_average_after": Path("/proc/loadavg").read_text().split()[0]
+        if Path("/proc/loadavg").exists() else "?",
+    }
+
+
+def load_markdown(r: dict, now: _dt.datetime, m: dict[str, str], argv: list[str]) -> list[str]:
+    c = r["codes"]
+    return [
+        "# Web server load test",
+        "",
+        f"- date: {now:%Y-%m-%d %H:%M} UTC",
+        f"- machine: {m['arch']}, {m['cpu']}, {m['cores']} cores, {m['ram']} RAM, Python {m['python']}",
+        f"- command: `python -m benchmarks.web {' '.join(argv)}`".rstrip(),
+        f"- server: `ascent serve --jobs {r['jobs']} --queue {r['queue']}` (uvicorn, one process, "
+        f"{r['jobs']} solver worker processes) on 127.0.0.1; the clients are threads of the "
+        "benchmark on the same machine",
+        f"- {r['clients']} clients at once, each {r['rounds']} moves of its own (a think time of "
+        f"{r['think_s'][0]}–{r['think_s'][1]} s before each), a hint every {r['hint_every']} "
+        "moves; even clients play open standard deals (the hint is a solver job, up to 8 s), odd "
+        "ones the silent game, 3 players, greedy team-mates; limit "
+        f"{r['seconds_limit']:.0f} s, took {r['wall_seconds']} s",
+        "",
+        "| measure | value |",
+        "|---|---:|",
+        f"| requests | {r['requests']} |",
+        "| answers by kind and status | " + "; ".join(
+            f"{k}: " + ", ".join(f"{code} ×{n}" for code, n in sorted(v.items())) for k, v in sorted(c.items()))
+        + " |",
+        f"| 5xx other than the pool's 503 | {r['server_errors_5xx_not_503']} |",
+        f"| moves answered | {r['moves']} |",
+        f"| move round trip, all: median / p99 / max | {r['move_p50_ms']:.1f} / {r['move_p99_ms']:.1f} / "
+        f"{r['move_max_ms']:.1f} ms |",
+        f"| moves made while every solver worker was busy | {r['moves_while_pool_full']} |",
+        f"| move round trip while the pool was full: median / p99 | {r['move_full_p50_ms']:.1f} / "
+        f"{r['move_full_p99_ms']:.1f} ms |",
+        f"| share of the pool samples (every 0.1 s) with every worker busy | {r['pool_full_share']:.0%} |",
+        f"| hints answered (200, or 409: no win found) / refused with 503 | {r['hints_answered']} / "
+        f"{r['hints_refused_503']} |",
+        f"| hint answered: median / max | {r['hint_p50_ms']:.0f} / {r['hint_max_ms']:.0f} ms |",
+        f"| a 503's round trip, p99 | {r['refusal_p99_ms']:.1f} ms |",
+        f"| the server process's CPU (its solver workers not counted): seconds, and per request "
+        f"(the sampler's included) | {r['server_cpu_seconds']} s, {r['server_cpu_per_request_ms']} ms |",
+        f"| the machine's load average (1 min) at the end | {r['load_average_after']} |",
+        "",
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.web", description=__doc__.split("\n\n")[0])
     ap.add_argument("--loads", type=int, default=10, help="page loads for first render (default 10)")
@@ -163,11 +416,40 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=None, help="folder for web.md and web.jsonl "
                     "(default: a new folder under benchmarks/out/)")
     ap.add_argument("--note", default="", help="a line added to the Markdown header")
+    ap.add_argument("--load", action="store_true",
+                    help="run the load test instead (web-load.md, web-load.jsonl)")
+    ap.add_argument("--clients", type=int, default=50, help="load: clients at once (default 50)")
+    ap.add_argument("--rounds", type=int, default=12, help="load: moves per client (default 12)")
+    ap.add_argument("--seconds", type=float, default=120,
+                    help="load: the clients stop after this many seconds (default 120)")
+    ap.add_argument("--hint-every", type=int, default=3, help="load: a hint every N moves (default 3)")
+    ap.add_argument("--jobs", type=int, default=2, help="load: the server's solver workers (default 2)")
+    ap.add_argument("--queue", type=int, default=4, help="load: the server's solver queue (default 4)")
+    ap.add_argument("--force", action="store_true", help="write over the files of --out")
     args = ap.parse_args(argv)
     now = _dt.datetime.now(_dt.UTC)
     out = Path(args.out) if args.out else ROOT / "benchmarks" / "out" / f"web-{now:%Y%m%d-%H%M%S}"
     out.mkdir(parents=True, exist_ok=True)
-    proc, url = start_server()
+    if args.load:
+        md, jl = out / "web-load.md", out / "web-load.jsonl"
+        if (md.exists() or jl.exists()) and not args.force:
+            raise SystemExit(f"{md} exists: give a new --out, or --force")
+        r = run_load(args.clients, args.rounds, args.seconds, args.hint_every, args.jobs,
+                     args.queue, (0.3, 1.5))
+        m = machine()
+        jl.write_text(json.dumps({**r, "date": f"{now:%Y-%m-%d %H:%M} UTC", "machine": m}) + "\n",
+                      encoding="utf-8")
+        lines = load_markdown(r, now, m, argv if argv is not None else sys.argv[1:])
+        if args.note:
+            lines.insert(5, f"- {args.note}")
+        md.write_text("\n".join(lines), encoding="utf-8")
+        print("\n".join(lines))
+        print(f"written to {out}", file=sys.stderr)
+        return 1 if r["server_errors_5xx_not_503"] else 0
+    import tempfile
+
+    scratch = tempfile.TemporaryDirectory(prefix="ascent-web-")
+    proc, url = start_server(["--data", scratch.name])
     try:
         renders, res_sizes = first_render(url, args.loads, args.seed)
         trips, answer_sizes = move_round_trips(url, args.moves, args.seed)
@@ -175,6 +457,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+        scratch.cleanup()
     ms = [t * 1000 for t in trips]
     q = statistics.quantiles(ms, n=20) if len(ms) >= 2 else ms
     rows = [

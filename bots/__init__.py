@@ -1,5 +1,7 @@
-"""Bots that play the real game, one seat each: ``greedy`` and ``sampling`` see only
-the observation of the player to move (:mod:`model.observation`, ruling V1); ``cheat`` is the
+"""Bots that play the real game, one seat each: ``greedy``, ``sampling`` and ``determinized``
+see only the observation of the player to move (:mod:`model.observation`, ruling V1);
+``best`` is the strongest silent bot measured (today ``determinized``, see
+:data:`BEST`), so that scripts and the web page need not know its name; ``cheat`` is the
 open-hand solver, the upper bound; ``openspiel-ismcts`` (optional extra ``.[openspiel]``) is
 OpenSpiel's information-set MCTS on the game registered in :mod:`bots.openspiel_game`.
 
@@ -12,12 +14,16 @@ from typing import Any
 
 from bots.base import Bot, GameResult, play_deal
 
-BOT_NAMES = ("greedy", "sampling", "cheat", "openspiel-ismcts")
+BOT_NAMES = ("greedy", "sampling", "determinized", "best", "cheat", "openspiel-ismcts")
+
+#: the bot that ``best`` names: the strongest silent bot of docs/results.md
+BEST = "determinized"
 
 
 def make_bot(name: str, **params: Any) -> Bot:
     """The bot called ``name`` (one of :data:`BOT_NAMES`) with its parameters (``sampling``:
-    ``worlds``, ``seconds``, ``seed``...; ``cheat``: ``time_limit``; ``openspiel-ismcts``:
+    ``worlds``, ``seconds``, ``seed``...; ``determinized`` and ``best``: ``worlds``,
+    ``candidates``, ``seconds``, ``seed``...; ``cheat``: ``time_limit``; ``openspiel-ismcts``:
     ``simulations``, ``seed``). Raises ``ValueError`` for an unknown name and ``ImportError``
     when ``openspiel-ismcts`` is asked for without the extra installed."""
     if name == "greedy":
@@ -28,6 +34,10 @@ def make_bot(name: str, **params: Any) -> Bot:
         from bots.sampling import SamplingBot
 
         return SamplingBot(**params)
+    if name in ("determinized", "best"):
+        from bots.determinized import DeterminizedBot
+
+        return DeterminizedBot(**params)
     if name == "cheat":
         from bots.cheat import CheatBot
 
@@ -39,4 +49,4 @@ def make_bot(name: str, **params: Any) -> Bot:
     raise ValueError(f"unknown bot {name!r}; valid bots: {', '.join(BOT_NAMES)}")
 
 
-__all__ = ["BOT_NAMES", "Bot", "GameResult", "make_bot", "play_deal"]
+__all__ = ["BEST", "BOT_NAMES", "Bot", "GameResult", "make_bot", "play_deal"]

@@ -6,11 +6,13 @@ import click
 from rich.table import Table
 from rich.text import Text
 
+from bots.advice import ESTIMATOR_TEXT, ESTIMATORS, advise
 from cli.common import EXIT_INTERRUPTED, CliError, console, load_source, source_options
-from cli.options import MEMORY_MB, SECONDS
+from cli.options import COUNT, MEMORY_MB, SECONDS
 from cli.start import describe_start, position_of
 from model.deal import Deal
 from model.game import Game, count_text
+from model.observation import observe
 from model.records import dumps
 from solver.analysis import hint as rate_moves
 from solver.result import LOSS, OBJECTIVES, WIN
@@ -38,12 +40,24 @@ def value_text(value: int | None, optimal: bool, bound: int | None) -> str:
 @click.option("--memory-limit", type=MEMORY_MB, default=2048, show_default=True,
               metavar="MB", help="Cap on the memory of the transposition table (and, after a "
                                  "proven loss, the furthest search's states).")
+@click.option("--silent", is_flag=True,
+              help="Rate the moves from the observation of the player to move alone (ruling "
+                   "V1: own hand, mountain, cards out): each move's win chance over worlds "
+                   "sampled from the fair shuffle of the unseen cards.")
+@click.option("--estimator", type=click.Choice(ESTIMATORS), default="greedy", show_default=True,
+              help="--silent: how a sampled world is played on: greedy (the greedy bot in "
+                   "every seat), best (the strong silent bot; slower) or beam (the open-hand "
+                   "beam, which sees the sampled cards: an upper estimate).")
+@click.option("--worlds", type=COUNT, default=400, show_default=True, metavar="N",
+              help="--silent: at most N sampled worlds per move (it stops sooner at the time "
+                   "limit or once the best move is separated).")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"verdict", "moves": [{"move", "verdict", "value", "optimal"}, ...]} '
-                   "best first, as JSON.")
+                   'best first, as JSON (--silent: {"estimator", "moves": [{"move", "chance", '
+                   '"interval", "cards_out", ...}, ...], ...}).')
 def hint(source: str | None, seed: int | None, players: int, rule_options: tuple[str, ...],
          step: int | None, objective: str, time_limit: float, all_moves: bool,
-         memory_limit: int, as_json: bool) -> None:
+         memory_limit: int, silent: bool, estimator: str, worlds: int, as_json: bool) -> None:
     """The moves of the player to move that keep a POSITION (or a PLAN after K moves)
     winnable, best first, each with its verdict and the best value after it, like an
     engine's multi-line view.
@@ -60,6 +74,7 @@ def hint(source: str | None, seed: int | None, players: int, rule_options: tuple
       ascent hint game.json --step 5
       ascent hint game.json --step 5 --objective waste --all
       ascent hint --seed 1 --json
+      ascent hint --seed 3 --rules preset=tiny --silent --time-limit 2
     """
     if time_limit != time_limit:  # NaN passes FloatRange
         raise CliError("--time-limit must be a number of seconds, not nan")
@@ -69,6 +84,9 @@ def hint(source: str | None, seed: int | None, players: int, rule_options: tuple
     if game.is_over():
         raise CliError(f"{src.name}: the game is over ({game.outcome()}); there is no move "
                        "to hint")
+    if silent:
+        _silent_hint(src.name, game, start, estimator, worlds, time_limit, as_json)
+        return
     h = rate_moves(game, objective, time_limit, all_moves, memory_limit_mb=memory_limit)
     if as_json:
         click.echo(dumps(h.to_json()))
@@ -122,3 +140,37 @@ def _stop_if_interrupted(stats: dict) -> None:
     """Exit 130 after what an interrupted hint found was shown (README: exit codes)."""
     if stats.get("interrupted"):
         raise CliError("interrupted; the moves rated so far are shown above", EXIT_INTERRUPTED)
+
+
+def _silent_hint(name: str, game: Game, start: Deal | Game, estimator: str, worlds: int,
+                 time_limit: float, as_json: bool) -> None:
+    """``hint --silent``: :func:`bots.advice.advise` on the mover's observation, printed."""
+    obs = observe(game)
+    try:
+        a = advise(obs, estimator=estimator, worlds=worlds, time_limit=time_limit)
+    except KeyboardInterrupt:
+        raise CliError("interrupted before a world was played", EXIT_INTERRUPTED) from None
+    if as_json:
+        click.echo(dumps(a.to_json()))
+        return
+    out = console()
+    where = describe_start(game if game.move_stack or isinstance(start, Game) else start)
+    out.print(Text(f"{where[0].upper() + where[1:]}: player {a.player} to move, from what "
+                   f"player {a.player} sees", style="bold"))
+    table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
+    table.add_column("#", justify="right")
+    table.add_column("move", no_wrap=True)
+    table.add_column("win chance", justify="right")
+    table.add_column("95% interval", justify="right")
+    table.add_column("cards out", justify="right")
+    for i, r in enumerate(a.moves, start=1):
+        lo, hi = r.interval
+        table.add_row(str(i), game.move_text(r.move), f"{100 * r.chance:.0f}%",
+                      f"{100 * lo:.0f}–{100 * hi:.0f}%", f"{r.cards_out:.1f}")
+    out.print(table)
+    why = {"separated": "the best move is separated", "time": "the time limit ran out",
+           "alike": "every move lost (or won) every world so far",
+           "worlds": f"{count_text(a.worlds, 'world')} per move played"}[a.stopped]
+    out.print(Text(f"Estimator: {estimator}: {ESTIMATOR_TEXT[estimator]}. "
+                   f"{count_text(a.worlds, 'world')} per move; stopped: {why} · "
+                   f"{a.stats['seconds']:.2f} s", style="dim"))

@@ -16,6 +16,7 @@ from cli.deal import deal
 from cli.hint import hint
 from cli.legal import legal
 from cli.replay import replay
+from cli.review import review
 from cli.serve import serve
 from cli.show import show
 from cli.simulate import simulate
@@ -60,6 +61,7 @@ main.add_command(replay)
 main.add_command(solve)
 main.add_command(hint)
 main.add_command(analyse)
+main.add_command(review)
 main.add_command(serve)
 main.add_command(study)
 main.add_command(simulate)

@@ -20,17 +20,31 @@ from cli.options import PORT
               help="Serve the daily puzzles frozen in DIR (written by 'ascent daily build') "
                    "instead of making them on demand. [default: the published archive, "
                    "puzzles/archive/, for its dates; others are made on demand]")
+@click.option("--data", "data", default=None, metavar="DIR",
+              help="Keep the games and reviews in DIR/games.sqlite3, so that they survive a "
+                   "restart. [default: the per-user data folder, ~/.local/share/ascent; "
+                   "with --check a temporary folder]")
+@click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Solver jobs (hints, reviews, slow bots, puzzles made on demand) run at "
+                   "once, each in a worker process.")
+@click.option("--queue", type=click.IntRange(0, 1000), default=4, show_default=True,
+              help="Solver jobs that may wait for a worker; beyond that the API answers 503 "
+                   "with Retry-After.")
 @click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]),
               default="info", show_default=True, help="uvicorn's log level.")
 @click.option("--check", is_flag=True,
               help="Start the server, fetch the page, its script and style, /api and a new "
                    "game once over HTTP, print what answered, and stop (a smoke test).")
-def serve(host: str, port: int, archive: str | None, log_level: str, check: bool) -> None:
+def serve(host: str, port: int, archive: str | None, data: str | None, jobs: int, queue: int,
+          log_level: str, check: bool) -> None:
     """Serve the page to play today's daily puzzle (UTC), any date of the archive, or any
-    deal, in a browser: http://HOST:PORT/ (add ?date=YYYY-MM-DD, or ?seed=N&rules=preset=tiny).
+    deal, in a browser: http://HOST:PORT/ (add ?date=YYYY-MM-DD, or ?seed=N&rules=preset=tiny),
+    or the real game with hidden cards and bot team-mates: ?mode=silent&players=3 (today's
+    daily challenge) or ?seed=N&players=P&seat=K&mode=silent.
 
     Every move is checked by the rules engine on the server; the JSON API is listed at
-    /api and in docs/web.md. Stop with Ctrl-C.
+    /api and in docs/web.md. Games are kept in SQLite under --data and reopen from their
+    link /g/ID after a restart. Stop with Ctrl-C.
 
     \b
     Examples:
@@ -39,12 +53,30 @@ def serve(host: str, port: int, archive: str | None, log_level: str, check: bool
     """
     if archive is not None and not os.path.isdir(archive):
         raise CliError(f"--archive {archive}: no such folder")
+    import tempfile
+
+    from web.store import default_data_dir
+
+    if data is not None and os.path.exists(data) and not os.path.isdir(data):
+        raise CliError(f"--data {data}: not a folder")
+    scratch = tempfile.TemporaryDirectory(prefix="ascent-serve-") if check and data is None else None
+    folder = scratch.name if scratch is not None else (data or str(default_data_dir()))
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"--data {folder}: cannot create the folder ({exc.strerror or exc})") from None
     sock = _bind(host, port)
+    import sqlite3
+
     import uvicorn
 
     from web.app import create_app
 
-    app = create_app(archive=archive)
+    try:
+        app = create_app(archive=archive, data=folder, workers=jobs, queue=queue, processes=True)
+    except sqlite3.Error as exc:
+        sock.close()
+        raise CliError(f"--data {folder}: cannot open the games' database ({exc})") from None
     actual = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{actual}"
@@ -54,9 +86,13 @@ def serve(host: str, port: int, archive: str | None, log_level: str, check: bool
               else uvicorn.Config(app, log_level=log_level))
     server = uvicorn.Server(config)
     if check:
-        _check(server, sock, url)
+        try:
+            _check(server, sock, url)
+        finally:
+            if scratch is not None:
+                scratch.cleanup()
         return
-    click.echo(f"ascent: serving on {url}/ (Ctrl-C stops)", err=True)
+    click.echo(f"ascent: serving on {url}/ (Ctrl-C stops); games kept in {folder}", err=True)
     try:
         server.run(sockets=[sock])
     except OSError as exc:

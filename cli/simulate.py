@@ -27,20 +27,24 @@ def _interval(iv) -> str:
 
 @click.command()
 @click.option("--bot", type=click.Choice(BOT_NAMES), required=True,
-              help="The bot in every seat: greedy, sampling (PIMC), cheat (open-hand solver) "
-                   "or openspiel-ismcts (needs the .[openspiel] extra).")
+              help="The bot in every seat: greedy, sampling (PIMC), determinized (sampled "
+                   "worlds searched by the beam), best (the strongest silent bot: today "
+                   "determinized), cheat (open-hand solver) or openspiel-ismcts (needs the "
+                   ".[openspiel] extra).")
 @click.option("--players", type=PLAYER_COUNTS, default="1-5", show_default=True, metavar="P",
               help="Player counts, e.g. 1-5 or 1,3.")
 @click.option("--deals", type=DEALS, default=None, metavar="N", help="Seeds 1..N for each player count.")
 @click.option("--seeds", type=SEED_RANGE, default=None, metavar="A-B", help="Seeds to play instead, e.g. 101-200.")
 @click.option("--rules", "rule_options", multiple=True, metavar="K=V",
               help="Rule option (repeatable), e.g. preset=tiny or discards_seen=own.")
-@click.option("--worlds", type=COUNT, default=8, show_default=True, metavar="N",
-              help="sampling: worlds sampled per move.")
+@click.option("--worlds", type=COUNT, default=None, metavar="N",
+              help="sampling, determinized, best: worlds sampled per move (default 8).")
 @click.option("--seconds", "move_seconds", type=SECONDS, default=None, metavar="S",
-              help="sampling: time per move in seconds (at least one world is always played).")
-@click.option("--candidates", type=COUNT, default=4, show_default=True,
-              metavar="K", help="sampling: moves compared per turn (the greedy's best K).")
+              help="sampling, determinized, best: time per move in seconds (at least one "
+                   "world is always played).")
+@click.option("--candidates", type=COUNT, default=None, metavar="K",
+              help="sampling, determinized, best: moves compared per turn (the greedy's best "
+                   "K; default 4 for sampling, 5 for determinized).")
 @click.option("--horizon", type=COUNT, default=12, show_default=True,
               metavar="T", help="sampling: playout length in turns.")
 @click.option("--simulations", type=COUNT, default=50, show_default=True,
@@ -64,13 +68,13 @@ def _interval(iv) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress on standard error.")
 def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
-             rule_options: tuple[str, ...], worlds: int, move_seconds: float | None,
-             candidates: int, horizon: int, simulations: int, bot_seed: int, time_limit: float,
+             rule_options: tuple[str, ...], worlds: int | None, move_seconds: float | None,
+             candidates: int | None, horizon: int, simulations: int, bot_seed: int, time_limit: float,
              open_hand: bool, db_path: str | None, records_dir: str | None, workers: int | None,
              scheduler: str | None, as_json: bool, quiet: bool) -> None:
     """Play deals with one bot in every seat; report the win rate per player count.
 
-    Silent bots (greedy, sampling, openspiel-ismcts) see only what their player sees (ruling
+    Silent bots (greedy, sampling, determinized or best, openspiel-ismcts) see only what their player sees (ruling
     V1: own hand, mountain, cards out, hand and deck sizes); cheat sees everything. For each
     player count: games, wins and the 95 % Wilson interval, mean slots filled at a loss, cards
     out at a win, seconds per game, and on the same deals the open-hand verdict and the price
@@ -80,6 +84,7 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
     Examples:
       ascent simulate --bot greedy --players 1-2 --deals 5 --rules preset=tiny --workers 1
       ascent simulate --bot sampling --worlds 2 --horizon 4 --players 1 --seeds 1-2 --workers 1 --json
+      ascent simulate --bot best --worlds 2 --players 1 --deals 2 --rules preset=tiny --workers 1
     """
     from bots.simulate import (
         COLUMNS,
@@ -109,8 +114,14 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
         raise CliError(str(exc)) from None
     params: dict = {}
     if bot == "sampling":
-        params = {"worlds": worlds, "seconds": move_seconds, "candidates": candidates,
+        params = {"worlds": worlds or 8, "seconds": move_seconds, "candidates": candidates or 4,
                   "horizon": horizon, "seed": bot_seed}
+    elif bot in ("determinized", "best"):
+        params = {"seconds": move_seconds, "seed": bot_seed}
+        if worlds is not None:
+            params["worlds"] = worlds
+        if candidates is not None:
+            params["candidates"] = candidates
     elif bot == "cheat":
         params = {"time_limit": time_limit}
     elif bot == "openspiel-ismcts":

@@ -134,6 +134,26 @@ def candidate(date: _dt.date, kind: str, size: str, k: int) -> dict[str, int]:
     return {"seed": seed, "players": players, "playout": rng.next()}
 
 
+#: The salt of the daily challenge (the real game of the date, played silently on the web page).
+CHALLENGE_SALT = int.from_bytes(b"CHALLNGE", "big")
+
+
+def challenge_seed(date: _dt.date) -> int:
+    """The deal number of ``date``'s daily challenge: the first output of SplitMix64 seeded
+    with ``(CHALLENGE_SALT + day) mod 2**64``, with ``CHALLENGE_SALT`` the bytes
+    ``CHALLNGE`` read as above. Every player of the date gets this deal (standard rules, any
+    number of players); unlike a puzzle it is not chosen for a grade and may be lost from the
+    start. Raises :class:`DateError` outside the accepted range.
+
+    >>> challenge_seed(parse_date("2026-12-02")) == challenge_seed(parse_date("2026-12-02"))
+    True
+    >>> challenge_seed(parse_date("2026-12-02")) != challenge_seed(parse_date("2026-12-03"))
+    True
+    """
+    check_date(date)
+    return SplitMix64((CHALLENGE_SALT + day_number(date)) & MASK64).next()
+
+
 def band_for(date: _dt.date) -> str:
     """The grade band of ``date``'s weekday (Monday easy ... Sunday expert)."""
     return WEEKDAY_BANDS[date.weekday()]

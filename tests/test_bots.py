@@ -10,6 +10,7 @@ import pytest
 
 from bots import make_bot
 from bots.base import play_deal
+from bots.determinized import DeterminizedBot
 from bots.greedy import GreedyBot
 from bots.sampling import SamplingBot
 from model.deal import Deal
@@ -62,6 +63,7 @@ def _reshuffled_hidden(g: Game, rng: random.Random) -> Game:
 SILENT = [
     ("greedy", lambda: GreedyBot()),
     ("sampling", lambda: SamplingBot(worlds=2, candidates=3, horizon=4, seed=5)),
+    ("determinized", lambda: DeterminizedBot(worlds=2, candidates=3, seed=5)),
 ]
 
 
@@ -118,9 +120,10 @@ def test_a_bot_that_tries_to_reach_the_game_state_fails() -> None:
 
 
 @pytest.mark.parametrize("players", [1, 2, 3])
-@pytest.mark.parametrize("bot", ["greedy", "sampling"])
+@pytest.mark.parametrize("bot", ["greedy", "sampling", "determinized", "best"])
 def test_silent_bots_play_legal_replayable_games(players: int, bot: str) -> None:
-    params = {"worlds": 2, "candidates": 2, "horizon": 3} if bot == "sampling" else {}
+    params = ({"worlds": 2, "candidates": 2, "horizon": 3} if bot == "sampling"
+              else {"worlds": 2, "candidates": 3} if bot in ("determinized", "best") else {})
     for seed in (1, 2, 3):
         deal = Deal.from_seed(seed, players, TINY)
         result = play_deal(deal, make_bot(bot, **params))
@@ -167,3 +170,24 @@ def test_make_bot_rejects_unknown_names_and_parameters() -> None:
         make_bot("oracle")
     with pytest.raises(ValueError, match="worlds"):
         make_bot("sampling", worlds=0)
+    with pytest.raises(ValueError, match="candidates"):
+        make_bot("best", candidates=0)
+
+
+def test_the_determinized_bot_is_repeatable_and_its_seed_matters() -> None:
+    """One seed, one game; the worlds it draws depend on the seed (some seed changes a
+    move somewhere in these games)."""
+    deals = [Deal.from_seed(s, p, TINY) for s in (1, 2, 3) for p in (1, 2)]
+    a = [play_deal(d, make_bot("best", worlds=3, seed=1)).plan.moves for d in deals]
+    b = [play_deal(d, make_bot("best", worlds=3, seed=1)).plan.moves for d in deals]
+    assert a == b
+    others = [[play_deal(d, make_bot("best", worlds=3, seed=s)).plan.moves for d in deals]
+              for s in (2, 3, 4)]
+    assert any(o != a for o in others)
+
+
+def test_best_names_the_determinized_bot() -> None:
+    from bots import BEST, BOT_NAMES
+
+    assert BEST in BOT_NAMES and "best" in BOT_NAMES
+    assert make_bot("best").name == make_bot(BEST).name

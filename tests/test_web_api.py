@@ -258,6 +258,10 @@ def test_serve_refuses_bad_options_in_one_line(tmp_path):
         taken = s.getsockname()[1]
         assert_one_line_error(run("serve", "--port", str(taken)), 2, "cannot listen")
     assert_one_line_error(run("serve", "--port", "70000"), 2, "70000")
+    afile = tmp_path / "a-file"
+    afile.write_text("not a folder", encoding="utf-8")
+    assert_one_line_error(run("serve", "--data", str(afile)), 2, "not a folder")
+    assert_one_line_error(run("serve", "--jobs", "0"), 2, "--jobs")
 
 
 def test_serve_check_answers_over_http():

@@ -1,6 +1,7 @@
 """The ASGI app (Starlette): the play page and its JSON API.
 
-``create_app(archive=None)`` returns the app; ``ascent serve`` runs it on uvicorn. The API
+``create_app(archive=None, data=None, ...)`` returns the app; ``ascent serve`` runs it on
+uvicorn. The API
 (documented in ``docs/web.md`` and at ``GET /api``):
 
 ==========================================  ===============================================
@@ -10,31 +11,48 @@
                                             ``&size=full|mini``; without its solution
 ``POST /api/games``                         start a game: ``{"daily": DATE, "kind", "size"}``,
                                             ``{"seed": N, "players": P, "rules": {...}}`` or
-                                            ``{"puzzle": RECORD}`` (a puzzle record)
-``GET  /api/games/{id}``                    the game's state (mountain SVG, hands, targets)
+                                            ``{"puzzle": RECORD}`` (a puzzle record); the
+                                            real game: ``{"seed": N, "players": P, "seat": K,
+                                            "mode": "silent", "bot": NAME}`` or
+                                            ``{"daily": DATE, "mode": "silent", ...}``
+``GET  /api/games/{id}``                    the game's state (mountain SVG, hands, targets;
+                                            a silent game: the seat's observation only)
 ``POST /api/games/{id}/check``              would ``{"card","row","slot"[,"to_row","to_slot"]}``
                                             be legal, and what does it cost
 ``POST /api/games/{id}/moves``              make a move (record shape; ``player`` and
                                             ``kind`` may be left out)
-``POST /api/games/{id}/undo``               take back the last move
+``POST /api/games/{id}/advance``            a silent game: the bot to move makes its move
+``POST /api/games/{id}/undo``               take back the last move (open games)
 ``GET  /api/games/{id}/hint``               the next move (solution, solver or key move)
 ``GET  /api/games/{id}/solution/{k}``       step ``k`` of the solution, with its picture
+``POST /api/games/{id}/review``             start the review of a finished game (background)
+``GET  /api/games/{id}/review``             its progress, or the review
+``GET  /api/games/{id}/review/line/{k}``    step ``k`` of the review's winning line
+``GET  /api/status``                        the solver pool's counts, the bots
+``GET  /g/{id}``                            the page of a game (a link that lasts)
 ==========================================  ===============================================
+
+Games are kept in SQLite (:mod:`web.store`) and survive a restart. Solver work (hints,
+solutions, reviews, the slow bots' moves, puzzles made on demand) runs in one bounded pool
+(:mod:`web.pool`): beyond it the answer is 503 with ``Retry-After``.
 
 Errors are JSON ``{"error": "...", "status": N}`` (plus ``ruling`` and ``reason`` for an
 illegal move): 400 malformed request, 404 unknown game/date/path, 405 wrong method, 409 the
 game refuses (nothing to undo, game over, no hint), 413 body too large, 422 an illegal move
-or impossible input. An unexpected failure is a JSON 500 without a traceback.
+or impossible input, 503 the solver pool is full (``Retry-After``). An unexpected failure
+is a JSON 500 without a traceback.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import datetime as dt
 import json
 import logging
-import threading
+import time
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -45,15 +63,27 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from model.errors import AscentError, IllegalMoveError, RecordError
+from model.moves import Move
+from model.observation import observe
 from web.games import (
+    SOLVER_SECONDS,
     Conflict,
     GameStore,
     NotFound,
+    Session,
+    default_bot,
     default_solver,
     game_from_seed,
     puzzle_from_record,
     reveal_step,
+    silent_bots,
+    silent_game,
 )
+from web.jobs import REVIEW_SECONDS, bot_move
+from web.jobs import review as review_job
+from web.pool import Busy, Cancelled, JobError, JobPool
+from web.review import line_step
+from web.store import DB_NAME, GameDB
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 64 * 1024
@@ -68,7 +98,9 @@ API = [
      "does": "start a game",
      "body": ['{"daily": "YYYY-MM-DD"|"today", "kind": "deal", "size": "mini"}',
               '{"seed": N, "players": P, "rules": {"preset": "tiny", ...}}',
-              '{"puzzle": {a puzzle record of ascent daily --json}}']},
+              '{"puzzle": {a puzzle record of ascent daily --json}}',
+              '{"seed": N, "players": 3, "seat": 1, "mode": "silent", "bot": "best"}',
+              '{"daily": "YYYY-MM-DD"|"today", "mode": "silent", "players": 3, "seat": 1}']},
     {"method": "GET", "path": "/api/games/{id}", "does": "the game's state"},
     {"method": "POST", "path": "/api/games/{id}/check",
      "does": "legality and cost of a placement",
@@ -78,10 +110,19 @@ API = [
      "does": "make a move (checked by the rules engine)",
      "body": ['{"card": "7r", "row": 1, "slot": 3, "discard": ["2g"]}',
               '{"kind": "discard", "discard": ["3r", "S"]}']},
+    {"method": "POST", "path": "/api/games/{id}/advance",
+     "does": "a silent game: the bot to move makes its move"},
     {"method": "POST", "path": "/api/games/{id}/undo", "does": "take back the last move"},
     {"method": "GET", "path": "/api/games/{id}/hint", "does": "the next move"},
     {"method": "GET", "path": "/api/games/{id}/solution/{k}",
      "does": "step k of the solution (0 = start), with its picture"},
+    {"method": "POST", "path": "/api/games/{id}/review",
+     "does": "start the review of a finished game (in the background)"},
+    {"method": "GET", "path": "/api/games/{id}/review", "does": "the review, or its progress"},
+    {"method": "GET", "path": "/api/games/{id}/review/line/{k}",
+     "does": "step k of the review's winning line, with its picture"},
+    {"method": "GET", "path": "/api/status", "does": "the solver pool's counts and the bots"},
+    {"method": "GET", "path": "/g/{id}", "does": "the page of a game"},
 ]
 
 
@@ -117,30 +158,36 @@ def parse_date(text: str) -> dt.date:
 
 
 def create_app(archive: str | Path | None = None,
-               solver: Callable | None = None, max_games: int = 500) -> Starlette:
+               solver: Callable | None = None, max_games: int = 500,
+               data: str | Path | None = None, workers: int = 2, queue: int = 4,
+               processes: bool = False, review_seconds: float = REVIEW_SECONDS) -> Starlette:
     """The Starlette app. ``archive``: a folder written by ``ascent daily build`` to serve
     puzzles from (else they come from the published archive :data:`puzzles.archive.PUBLISHED`
-    when it holds the date, and are made on demand by :mod:`puzzles.daily` otherwise); ``solver``: the
-    hint/solution solver ``(game, seconds) -> moves | None`` (default
-    :func:`web.games.default_solver`)."""
-    store = GameStore(max_games)
+    when it holds the date, and are made on demand by :mod:`puzzles.daily` otherwise);
+    ``solver``: the hint/solution solver ``(game, seconds) -> moves | None`` (default
+    :func:`web.games.default_solver`); ``data``: the folder of the games' SQLite file
+    (:mod:`web.store`; ``None``: in memory); ``workers``/``queue``: the bounds of the solver
+    pool (:class:`web.pool.JobPool`), ``processes``: its jobs in worker processes (else
+    threads; a ``solver`` given here always runs in threads); ``review_seconds``: the
+    analysis time per position of a review."""
+    db = GameDB(Path(data) / DB_NAME if data is not None else None, max_games)
+    store = GameStore(max_games, db)
     solve = solver or default_solver
+    pool = JobPool(workers, queue, processes=processes and solver is None)
     archive_dir = Path(archive) if archive is not None else None
 
     cache: dict[tuple[str, str, str], dict] = {}
-    cache_locks: dict[tuple[str, str, str], threading.Lock] = {}
-    cache_guard = threading.Lock()
+    making: dict[tuple[str, str, str], asyncio.Future] = {}
+    reviews: set[asyncio.Task] = set()
 
-    def puzzle_record(date: dt.date, kind: str, size: str) -> dict:
-        """The puzzle record of date/kind/size: from the archive when one is served, else
-        made by :func:`puzzles.daily.puzzle_for` (seconds to minutes) and kept in memory;
-        one request makes it while the others for the same puzzle wait."""
+    def archived(date: dt.date, kind: str, size: str) -> dict | None:
+        """The puzzle record of date/kind/size from the archive when one is served, or from
+        the published archive, or made earlier; ``None`` when it must be made."""
         if kind not in ("deal", "position"):
             raise RecordError(f"kind must be deal or position, not {kind[:20]!r}")
         if size not in ("full", "mini"):
             raise RecordError(f"size must be full or mini, not {size[:20]!r}")
         from puzzles import archive as arch
-        from puzzles import daily
         from puzzles.check import find
         from puzzles.dates import DateError, check_date
 
@@ -163,16 +210,35 @@ def create_app(archive: str | Path | None = None,
                 raise Conflict(str(exc)) from None
             if rec is not None:
                 return rec
+        return cache.get((date.isoformat(), kind, size))
+
+    async def puzzle_record(date: dt.date, kind: str, size: str) -> dict:
+        """The puzzle record of date/kind/size (:func:`archived`), else made by
+        :func:`puzzles.daily.puzzle_for` in the solver pool (seconds to minutes) and kept in
+        memory; one job makes it while the other requests for it wait for that job."""
+        rec = await run_in_threadpool(archived, date, kind, size)
+        if rec is not None:
+            return rec
+        from puzzles import daily
+
         key = (date.isoformat(), kind, size)
-        with cache_guard:
-            lock = cache_locks.setdefault(key, threading.Lock())
-        with lock:
-            if key not in cache:
+        if key not in making:
+            async def make() -> dict:
                 try:
-                    cache[key] = daily.puzzle_for(date, kind, size)
+                    made = await pool.run(daily.puzzle_for, date, kind, size)
                 except daily.GenerationError as exc:
                     raise NotFound(str(exc)) from None
-            return cache[key]
+                except JobError as exc:
+                    if exc.kind == "GenerationError":
+                        raise NotFound(str(exc)) from None
+                    raise
+                cache[key] = made
+                return made
+
+            fut = asyncio.ensure_future(make())
+            making[key] = fut
+            fut.add_done_callback(lambda _f: making.pop(key, None))
+        return await asyncio.shield(making[key])
 
     def guarded(handler: Callable[..., Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         async def run(request: Request) -> Response:
@@ -190,10 +256,16 @@ def create_app(archive: str | Path | None = None,
                 return error(422, str(exc))
             except HTTPException as exc:
                 return error(exc.status_code, str(exc.detail))
+            except Busy as exc:
+                resp = error(503, str(exc), retry_after=exc.retry_after)
+                resp.headers["Retry-After"] = str(exc.retry_after)
+                return resp
+            except Cancelled as exc:  # the client is gone: nobody reads this
+                return error(499, str(exc))
         run.__name__ = handler.__name__
         return run
 
-    async def locked(s, work: Callable[[], Any]) -> Any:
+    async def locked(s: Session, work: Callable[[], Any]) -> Any:
         """Run ``work`` under the game's lock in a worker thread, so that a long hint of one
         game never stalls the server's event loop (other games, other requests)."""
 
@@ -203,7 +275,7 @@ def create_app(archive: str | Path | None = None,
 
         return await run_in_threadpool(run)
 
-    def session(request: Request):
+    def session(request: Request) -> Session:
         return store.get(request.path_params["id"])
 
     async def index(request: Request) -> Response:
@@ -212,11 +284,14 @@ def create_app(archive: str | Path | None = None,
     async def api(request: Request) -> Response:
         return JSONResponse({"endpoints": API})
 
+    async def status(request: Request) -> Response:
+        return JSONResponse({"pool": pool.status(), "games": len(store), "bots": silent_bots(),
+                             "default_bot": default_bot()})
+
     async def daily_get(request: Request) -> Response:
         date = parse_date(request.path_params["date"])
         q = request.query_params
-        rec = await run_in_threadpool(puzzle_record, date, q.get("kind", "deal"),
-                                      q.get("size", "mini"))
+        rec = await puzzle_record(date, q.get("kind", "deal"), q.get("size", "mini"))
         public = {k: v for k, v in rec.items() if k not in ("solution", "key_moves")}
         return JSONResponse(public)
 
@@ -224,64 +299,220 @@ def create_app(archive: str | Path | None = None,
         body = await read_json(request)
         if not isinstance(body, dict):
             raise RecordError("the body is a JSON object: {\"seed\": N} or {\"daily\": DATE}")
-        if "daily" in body:
+        mode = body.get("mode", "open")
+        if mode not in ("open", "silent"):
+            raise RecordError(f"mode must be open or silent, not {str(mode)[:20]!r}")
+        if mode == "silent":
+            req = dict(body)
+            if "daily" in req:
+                if not isinstance(req["daily"], str):
+                    raise RecordError("daily is a date YYYY-MM-DD or today")
+                req["challenge"] = parse_date(req.pop("daily")).isoformat()
+            elif "seed" not in req:
+                raise RecordError("a silent game needs {\"seed\": N} or {\"daily\": DATE}")
+            game, title, recipe = silent_game(req)
+            sil = recipe["silent"]
+
+            def make_silent() -> Session:
+                return store.add(game, title, None, recipe, mode="silent", seat=sil["seat"] - 1,
+                                 bot=sil["bot"], challenge=sil["challenge"])
+
+            s = await run_in_threadpool(make_silent)
+        elif "daily" in body:
             if not isinstance(body["daily"], str):
                 raise RecordError("daily is a date YYYY-MM-DD or today")
             date = parse_date(body["daily"])
-            rec = await run_in_threadpool(puzzle_record, date, str(body.get("kind", "deal")),
-                                          str(body.get("size", "mini")))
+            rec = await puzzle_record(date, str(body.get("kind", "deal")),
+                                      str(body.get("size", "mini")))
             game, title, pz = puzzle_from_record(rec)
-            s = store.add(game, title, pz)
+            s = await run_in_threadpool(store.add, game, title, pz, {"puzzle": rec})
         elif "puzzle" in body:
             game, title, pz = puzzle_from_record(body["puzzle"])
-            s = store.add(game, title, pz)
+            s = await run_in_threadpool(store.add, game, title, pz, {"puzzle": body["puzzle"]})
         elif "seed" in body:
             game, title = game_from_seed(body["seed"], body.get("players", 1), body.get("rules"))
-            s = store.add(game, title)
+            recipe = {"seed": body["seed"], "players": game.players, "rules": game.rules.to_dict()}
+            s = await run_in_threadpool(store.add, game, title, None, recipe)
         else:
             raise RecordError("start a game with {\"seed\": N, ...}, {\"daily\": DATE, ...} "
                               "or {\"puzzle\": RECORD}")
         return JSONResponse(await locked(s, s.state), status_code=201)
 
     async def game_get(request: Request) -> Response:
-        s = session(request)
+        s = await run_in_threadpool(session, request)
         return JSONResponse(await locked(s, s.state))
 
     async def game_check(request: Request) -> Response:
-        s = session(request)
+        s = await run_in_threadpool(session, request)
         body = await read_json(request)
         return JSONResponse(await locked(s, lambda: s.check(body)))
 
     async def game_move(request: Request) -> Response:
-        s = session(request)
+        s = await run_in_threadpool(session, request)
         body = await read_json(request)
 
         def work() -> dict:
             s.play(body)
+            store.save(s)
             return s.state()
 
         return JSONResponse(await locked(s, work))
 
     async def game_undo(request: Request) -> Response:
-        s = session(request)
+        s = await run_in_threadpool(session, request)
 
         def work() -> dict:
             s.undo()
+            store.save(s)
+            return s.state()
+
+        return JSONResponse(await locked(s, work))
+
+    async def bot_choice(s: Session, request: Request, seat_to_move: bool) -> tuple[Move, int]:
+        """The bot's move for the seat to move (a bot's seat, or the person's for a hint)
+        from that seat's observation only (V1), and the turn it is for; a slow bot runs in
+        the pool."""
+        def ask() -> tuple[Any, int]:
+            g = s.game
+            if g.outcome() is not None:
+                raise Conflict(f"the game is over ({g.outcome()})")
+            if seat_to_move != (g.to_move == s.seat):
+                raise Conflict("it is your turn" if g.to_move == s.seat
+                               else f"it is player {g.to_move + 1}'s turn (the {s.bot} bot)")
+            return observe(g), g.turn
+
+        obs, turn = await locked(s, ask)
+        seed = (s.recipe.get("silent", {}).get("seed", 0) * 1009 + turn) % (1 << 62)
+        if s.bot == "greedy":  # microseconds: no pool
+            move = await run_in_threadpool(bot_move, obs, s.bot, seed)
+        else:
+            move = await pool.run(bot_move, obs, s.bot, seed, disconnected=request.is_disconnected)
+        return move, turn
+
+    async def game_advance(request: Request) -> Response:
+        s = await run_in_threadpool(session, request)
+        if not s.silent:
+            raise Conflict("an open game has no bots")
+        move, turn = await bot_choice(s, request, seat_to_move=False)
+
+        def work() -> dict:
+            if s.game.turn != turn:
+                raise Conflict("the game moved on meanwhile")
+            s.play_bot(move)
+            store.save(s)
             return s.state()
 
         return JSONResponse(await locked(s, work))
 
     async def game_hint(request: Request) -> Response:
-        s = session(request)
-        return JSONResponse(await locked(s, lambda: s.hint(solve)))
+        s = await run_in_threadpool(session, request)
+        if s.silent:
+            move, _ = await bot_choice(s, request, seat_to_move=True)
+            text = await locked(s, lambda: s.game.move_text(move))
+            return JSONResponse({"move": move.to_json(), "text": text, "source": f"{s.bot} bot"})
+        step = await locked(s, s.hint_step)
+        if isinstance(step, dict):
+            return JSONResponse(step)
+        which, position, done = step
+        cont = await pool.run(solve, position, SOLVER_SECONDS, disconnected=request.is_disconnected)
+
+        def work() -> dict:
+            ans = s.hint_found(which, done, cont)
+            store.save(s)
+            return ans
+
+        return JSONResponse(await locked(s, work))
 
     async def game_solution(request: Request) -> Response:
-        s = session(request)
+        s = await run_in_threadpool(session, request)
         raw = request.path_params["k"]
         if not raw.isdigit() or len(raw) > 6:
             raise RecordError(f"step must be a whole number ≥ 0, not {raw[:20]!r}")
+        if s.silent:
+            raise Conflict("a silent game shows no solution: its review opens once it is over")
+        if s.reference is None:
+            line = await pool.run(solve, await locked(s, s.start_game), SOLVER_SECONDS,
+                                  disconnected=request.is_disconnected)
+            if not line:
+                raise Conflict("no solution known: the solver found no win in time")
 
+            def keep() -> None:
+                if s.reference is None:
+                    s.reference, s.reference_source = list(line), "solver"
+                    store.save(s)
+
+            await locked(s, keep)
         return JSONResponse(await locked(s, lambda: reveal_step(s, int(raw), solve)))
+
+    # ---- reviews -------------------------------------------------------------------------
+
+    def review_status(s: Session) -> dict[str, Any]:
+        r = s.review
+        if r is None:
+            return {"status": "none", "over": s.game.outcome() is not None}
+        if r["status"] == "running":
+            return {**r, "elapsed": round(time.time() - r["started"], 1)}
+        return r
+
+    async def run_review(s: Session, start: Any, moves: list[Move]) -> None:
+        try:
+            follow = "best" if s.silent and "best" in silent_bots() else None
+            data = await pool.run(review_job, start, moves, review_seconds, follow)
+        except Busy as exc:
+            s.review = {"status": "busy", "error": str(exc), "retry_after": exc.retry_after}
+            return
+        except Exception as exc:  # noqa: BLE001 - a failed review is shown as failed, and logged
+            log.exception("review of game %s failed", s.id)
+            s.review = {"status": "failed", "error": f"the review failed ({type(exc).__name__})"}
+            return
+        s.review = data
+        await run_in_threadpool(store.db.put_review, s.id, data)
+
+    async def review_post(request: Request) -> Response:
+        s = await run_in_threadpool(session, request)
+        if s.game.outcome() is None:
+            raise Conflict("the review opens once the game is over")
+        if s.review is not None and s.review["status"] in ("running", "done"):
+            return JSONResponse(review_status(s))
+        if pool.admitted >= pool.workers + pool.queue:
+            raise Busy("the server is busy: every solver worker is taken and the queue is full",
+                       pool.retry_after())
+        start, moves = await locked(s, lambda: (s.start_point(), list(s.game.move_stack)))
+        s.review = {"status": "running", "started": time.time(), "positions": len(moves) + 1,
+                    "estimate": round((len(moves) + 1) * review_seconds, 1)}
+        task = asyncio.ensure_future(run_review(s, start, moves))
+        reviews.add(task)
+        task.add_done_callback(reviews.discard)
+        return JSONResponse(review_status(s), status_code=202)
+
+    async def review_get(request: Request) -> Response:
+        s = await run_in_threadpool(session, request)
+        if s.game.outcome() is None:
+            raise Conflict("the review opens once the game is over")
+        return JSONResponse(review_status(s))
+
+    async def review_line(request: Request) -> Response:
+        s = await run_in_threadpool(session, request)
+        raw = request.path_params["k"]
+        if not raw.isdigit() or len(raw) > 6:
+            raise RecordError(f"step must be a whole number ≥ 0, not {raw[:20]!r}")
+        r = s.review
+        if s.game.outcome() is None or r is None or r.get("status") != "done":
+            raise Conflict("no review of this game yet")
+        if r.get("line_from") is None:
+            raise NotFound("the review has no winning line")
+        line = [Move.from_json(m["move"]) for m in r["winning_line"]]
+
+        def step() -> dict:
+            g = s.start_game()
+            for m in s.game.move_stack[: r["line_from"]]:
+                g.push(m)
+            try:
+                return line_step(g, line, int(raw))
+            except IndexError as exc:
+                raise NotFound(str(exc)) from None
+
+        return JSONResponse(await locked(s, step))
 
     async def not_found(request: Request, exc: Exception) -> Response:
         status = getattr(exc, "status_code", 404)
@@ -292,20 +523,37 @@ def create_app(archive: str | Path | None = None,
         log.exception("unexpected error on %s %s", request.method, request.url.path)
         return error(500, f"internal error ({type(exc).__name__}); the server log has the details")
 
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            for t in list(reviews):
+                t.cancel()
+            pool.close()
+            db.close()
+
     routes = [
         Route("/", index),
+        Route("/g/{id}", index),
         Route("/api", api),
+        Route("/api/status", status),
         Route("/api/daily/{date}", guarded(daily_get)),
         Route("/api/games", guarded(games_new), methods=["POST"]),
         Route("/api/games/{id}", guarded(game_get)),
         Route("/api/games/{id}/check", guarded(game_check), methods=["POST"]),
         Route("/api/games/{id}/moves", guarded(game_move), methods=["POST"]),
+        Route("/api/games/{id}/advance", guarded(game_advance), methods=["POST"]),
         Route("/api/games/{id}/undo", guarded(game_undo), methods=["POST"]),
         Route("/api/games/{id}/hint", guarded(game_hint)),
         Route("/api/games/{id}/solution/{k}", guarded(game_solution)),
+        Route("/api/games/{id}/review", guarded(review_get), methods=["GET"]),
+        Route("/api/games/{id}/review", guarded(review_post), methods=["POST"]),
+        Route("/api/games/{id}/review/line/{k}", guarded(review_line)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found,
-                                                        Exception: server_error})
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={HTTPException: not_found, Exception: server_error})
     app.state.store = store
+    app.state.pool = pool
     return app

@@ -1,13 +1,17 @@
-"""Games in play on the web page: one :class:`Session` per game, kept in memory by id.
+"""Games on the web page: one :class:`Session` per game, by id, kept by :class:`GameStore`
+in memory and in SQLite (:mod:`web.store`), so that a game outlives the server.
 
 Every move goes through :meth:`model.game.Game.push` (the one rules engine); the page holds no
-rules. A session knows where it started (a deal, or a puzzle's position), the puzzle's goal
-and par when it is a puzzle, and a reference line (the puzzle's solution, or the solver's
-plan) for hints and "reveal".
+rules. A session knows where it started (a deal, or a puzzle's position; its *recipe*), the
+puzzle's goal and par when it is a puzzle, and a reference line (the puzzle's solution, or the
+solver's plan) for hints and "reveal". A silent session (the real game, ruling V1) answers
+with the observation of the person's seat only (:meth:`Session.silent_state`); bots play the
+other seats.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 import time
@@ -15,19 +19,21 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from model.cards import parse_card
+from model.cards import parse_card, sort_cards
 from model.deal import Deal
 from model.errors import AscentError, IllegalMoveError, RecordError
 from model.game import Game
 from model.moves import CAMPFIRE, DISCARD, PLACE, Move
+from model.observation import observe
 from model.records import deal_from_data, position_from_data, rules_from_data
 from model.rules import RuleSet
 from render.frames import move_marks
 from render.svg import card_svg, game_svg
+from web.store import GameDB
 
 #: Seconds the solver may spend on one hint or on the solution of a game without one.
 SOLVER_SECONDS = 8.0
-#: Games kept in memory; the least recently used is dropped beyond this.
+#: Games kept (in the SQLite file and in memory); the one changed least recently goes first.
 MAX_GAMES = 500
 
 
@@ -59,8 +65,14 @@ class Puzzle:
 
 @dataclass
 class Session:
-    """One game in play: ``game`` (its moves since ``start`` are ``game.move_stack``), a
-    title, the puzzle data if any, and a lock (requests of one game run one at a time)."""
+    """One game in play: ``game`` (its moves since the start are ``game.move_stack``), a
+    title, the puzzle data if any, the ``recipe`` it was made from (the JSON that rebuilds
+    its start, see :func:`start_from_recipe`), and a lock (requests of one game run one at a
+    time).
+
+    ``mode`` is ``open`` (every card shown: a deal or a daily puzzle) or ``silent`` (the
+    real game, ruling V1: the person plays seat ``seat`` (0-based) and sees only that seat's
+    observation, :mod:`model.observation`; the other seats are played by the bot ``bot``)."""
 
     id: str
     game: Game
@@ -70,10 +82,21 @@ class Session:
     reference: list[Move] | None = None
     reference_source: str = ""
     hint_line: list[Move] | None = None  # the solver's last winning line (hints follow it)
+    recipe: dict[str, Any] = field(default_factory=dict)
+    mode: str = "open"
+    seat: int = 0
+    bot: str = ""
+    challenge: str = ""  # the date of a daily challenge (a silent game), else ""
+    review: dict[str, Any] | None = None  # the review's status or answer (see web.review)
     lock: threading.Lock = field(default_factory=threading.Lock)
     used: float = field(default_factory=time.monotonic)
+    _texts: list[tuple[Move, str, Move, str]] = field(default_factory=list, repr=False)
 
     # ---- reading -------------------------------------------------------------------------
+
+    @property
+    def silent(self) -> bool:
+        return self.mode == "silent"
 
     def start_game(self) -> Game:
         """A fresh copy of the starting position (the deal, or the puzzle's position)."""
@@ -86,26 +109,59 @@ class Session:
             g.push(m)
         return start
 
+    def start_point(self) -> Deal | Game:
+        """The start as :func:`solver.analysis.analyse` takes it: the deal, or a copy of the
+        puzzle's position."""
+        return self.game.deal if self.game.deal is not None else self.start_game()
+
+    def bots_turn(self) -> bool:
+        """Whether a bot is to move (a silent game in play, another seat to move)."""
+        return self.silent and self.game.outcome() is None and self.game.to_move != self.seat
+
+    def history(self) -> list[tuple[Move, str, Move, str]]:
+        """Per move made: the move, its text, the move as the person's seat saw it (V1: under
+        ``discards_seen=own`` the others' discards blanked) and that move's text. Kept
+        from one call to the next: only the moves made since are described (the game is
+        taken back to each and played forward again by the rules engine)."""
+        g, done = self.game, self.game.move_stack
+        keep = 0
+        while keep < min(len(self._texts), len(done)) and self._texts[keep][0] == done[keep]:
+            keep += 1
+        del self._texts[keep:]
+        if keep < len(done):
+            later = [g.pop() for _ in range(len(done) - keep)][::-1]
+            blank = self.silent and g.rules.discards_seen != "all"
+            for m in later:
+                seen = m
+                if blank and m.player != self.seat + 1 and m.discard:
+                    seen = Move(m.kind, m.player, m.card, m.row, m.slot, m.to_row, m.to_slot, ())
+                self._texts.append((m, g.move_text(m), seen, g.move_text(seen)))
+                g.push(m)
+        return self._texts
+
+    def to_data(self) -> dict[str, Any]:
+        """The JSON that :func:`session_from_data` rebuilds this session from (kept by
+        :class:`web.store.GameDB`)."""
+        return {"v": 1, "title": self.title, "recipe": self.recipe,
+                "moves": [m.to_json() for m in self.game.move_stack],
+                "reference": None if self.reference is None else [m.to_json() for m in self.reference],
+                "reference_source": self.reference_source,
+                "hint_line": None if self.hint_line is None else [m.to_json() for m in self.hint_line]}
+
     def state(self) -> dict[str, Any]:
-        """The JSON the page draws from (see ``docs/web.md``)."""
+        """The JSON the page draws from (see ``docs/web.md``): every card of an open game;
+        only the seat's observation of a silent one (:meth:`silent_state`)."""
+        if self.silent:
+            return self.silent_state()
         g = self.game
         over = g.outcome()
         last = g.move_stack[-1] if g.move_stack else None
         hand_cards = sorted({c for h in g.hands for c in h}, key=lambda c: c.sort_key())
-        targets: dict[str, list[dict[str, int]]] = {}
-        if over is None:
-            for pl in g.generate_placements():
-                targets.setdefault(pl.card.text, []).append(
-                    {"row": pl.row, "slot": pl.slot, "to_row": pl.to_row, "to_slot": pl.to_slot,
-                     "cost": pl.cost})
-        history = []
-        replay = self.start_game()
-        for m in g.move_stack:
-            history.append({"text": replay.move_text(m), "move": m.to_json()})
-            replay.push(m)
+        history = [{"text": text, "move": m.to_json()} for m, text, _, _ in self.history()]
         pz = self.puzzle
         return {
             "id": self.id,
+            "mode": "open",
             "title": self.title,
             "rules": g.rules.to_dict(),
             "rules_text": g.rules.describe(),
@@ -114,6 +170,7 @@ class Session:
             "turn": g.turn,
             "hands": [[c.text for c in h] for h in g.hands],
             "decks": [len(d) for d in g.decks],
+            "deck_cards": [[c.text for c in d] for d in g.decks],
             "cards_out": len(g.out),
             "filled": g.filled_slots(),
             "slots": g.rules.mountain_slots,
@@ -127,10 +184,62 @@ class Session:
             "can_undo": bool(g.move_stack),
             "moves": history,
             "last_move": last.to_json() if last else None,
-            "targets": targets,
+            "targets": _targets(g) if over is None else {},
             "svg": game_svg(g, "", hands=False, interactive=True,
                             marks=move_marks(last)),
             "card_svgs": {c.text: card_svg(c, 46) for c in hand_cards},
+        }
+
+    def silent_state(self) -> dict[str, Any]:
+        """The state of a silent game as the person's seat sees it (ruling V1,
+        :func:`model.observation.observe`): the own hand, the mountain, the cards seen out,
+        every hand's and deck's size, the moves as that seat saw them; never another hand
+        or a deck's order. ``hands`` holds the seat's hand and ``None`` for the others."""
+        g = self.game
+        over = g.outcome()
+        obs = observe(g, self.seat)
+        mine = over is None and g.to_move == self.seat
+        last = obs.history[-1] if obs.history else None
+        history = [{"text": text, "move": seen.to_json(), "bot": real.player != self.seat + 1}
+                   for real, _, seen, text in self.history()]
+        filled, slots = g.filled_slots(), g.rules.mountain_slots
+        hands: list[list[str] | None] = [None] * g.players
+        hands[self.seat] = [c.text for c in obs.hand]
+        return {
+            "id": self.id,
+            "mode": "silent",
+            "title": self.title,
+            "rules": g.rules.to_dict(),
+            "rules_text": g.rules.describe(),
+            "players": g.players,
+            "seat": self.seat + 1,
+            "bot": self.bot,
+            "challenge": self.challenge or None,
+            "to_move": g.to_move + 1,
+            "your_turn": mine,
+            "bots_turn": self.bots_turn(),
+            "turn": g.turn,
+            "hands": hands,
+            "hand_sizes": list(obs.hand_sizes),
+            "decks": list(obs.deck_sizes),
+            "out": [c.text for c in obs.out],
+            "out_unseen": obs.out_unseen,
+            "cards_out": len(obs.out) + obs.out_unseen,
+            "filled": filled,
+            "slots": slots,
+            "outcome": over,
+            "message": silent_message(g, self.seat),
+            "share": share_line(self) if over is not None else None,
+            "goal": "Reach the Summit together, without talking (V1)",
+            "par": None,
+            "par_proven": False,
+            "puzzle": None,
+            "can_undo": False,
+            "moves": history,
+            "last_move": last.to_json() if last else None,
+            "targets": _targets(g) if mine else {},
+            "svg": game_svg(g, "", hands=False, interactive=True, marks=move_marks(last)),
+            "card_svgs": {c.text: card_svg(c, 46) for c in sort_cards(set(obs.hand))},
         }
 
     # ---- moves ---------------------------------------------------------------------------
@@ -159,11 +268,18 @@ class Session:
                     d.pop(k, None)
         return Move.from_json(d)
 
+    def _person_to_move(self) -> None:
+        """In a silent game, :class:`Conflict` unless the person's seat is to move."""
+        g = self.game
+        if self.silent and g.outcome() is None and g.to_move != self.seat:
+            raise Conflict(f"it is player {g.to_move + 1}'s turn (the {self.bot} bot); "
+                           f"you play player {self.seat + 1}")
+
     def check(self, data: Any) -> dict[str, Any]:
         """Would this placement be legal now? ``{"legal": true, "cost": N, "text": ...}`` or
         ``{"legal": false, "ruling": "R5", "reason": ...}``; the discards are not needed
         (the cost says how many to choose). Raises :class:`RecordError` for a malformed
-        request."""
+        request, :class:`Conflict` in a silent game when a bot is to move."""
         if not isinstance(data, dict):
             raise RecordError("a check is a JSON object with card, row, slot")
         g = self.game
@@ -171,6 +287,7 @@ class Session:
         if over is not None:
             return {"legal": False, "ruling": "R10" if over == "win" else "R12",
                     "reason": f"the game is over ({over})"}
+        self._person_to_move()
         probe = dict(data)
         probe.pop("discard", None)
         move = self.parse_move({**probe, "discard": []})
@@ -188,11 +305,23 @@ class Session:
 
     def play(self, data: Any) -> None:
         """Check and make one move (raises :class:`IllegalMoveError` naming the ruling, or
-        :class:`RecordError` for a malformed one)."""
+        :class:`RecordError` for a malformed one; :class:`Conflict` in a silent game when a
+        bot is to move)."""
+        self._person_to_move()
         self.game.push(self.parse_move(data))
 
+    def play_bot(self, move: Move) -> None:
+        """Make the bot's ``move`` (checked by the rules engine like any other);
+        :class:`Conflict` unless a bot is to move."""
+        if not self.bots_turn():
+            raise Conflict("no bot is to move" if self.silent else "an open game has no bots")
+        self.game.push(move)
+
     def undo(self) -> None:
-        """Take back the last move; :class:`Conflict` if none was made."""
+        """Take back the last move; :class:`Conflict` if none was made, or in a silent game
+        (a card seen cannot be unseen)."""
+        if self.silent:
+            raise Conflict("a silent game has no undo: the cards drawn have been seen")
         if not self.game.move_stack:
             raise Conflict("nothing to undo")
         self.game.pop()
@@ -204,27 +333,39 @@ class Session:
         done = self.game.move_stack
         return ref is not None and len(done) < len(ref) and ref[: len(done)] == done
 
-    def hint(self, solver: Callable[[Game, float], list[Move] | None]) -> dict[str, Any]:
-        """The next move: from the reference line while the game follows it, else the
-        solver's next move from the current position (``solver(game, seconds)`` returns a
-        winning continuation or ``None``), else the puzzle's next key move not yet made.
-        Raises :class:`Conflict` when the game is over or no hint is known."""
+    def hint_step(self) -> dict[str, Any] | tuple[str, Game, list[Move]]:
+        """The first half of a hint (open games): the answer when it needs no search (the
+        reference line's or the solver's last line's next move), else what to solve:
+        ``("reference", start, [])`` at the start of a deal without a reference line, or
+        ``("line", position, moves made)``. Raises :class:`Conflict` when the game is over."""
         g = self.game
         if g.outcome() is not None:
             raise Conflict(f"the game is over ({g.outcome()})")
-        if self.reference is None:
-            try:
-                solution_line(self, solver)
-            except Conflict:
-                pass
+        if self.reference is None and not g.move_stack and not self.reference_source:
+            return ("reference", g.copy(), [])
         if self.on_reference():
-            move = self.reference[len(g.move_stack)]
-            return self._hint(move, self.reference_source)
+            assert self.reference is not None
+            return self._hint(self.reference[len(g.move_stack)], self.reference_source)
         line, done = self.hint_line, g.move_stack
         if line is not None and len(done) < len(line) and line[: len(done)] == done:
             return self._hint(line[len(done)], "solver")
-        cont = solver(g.copy(), SOLVER_SECONDS)
-        if cont:
+        return ("line", g.copy(), list(done))
+
+    def hint_found(self, which: str, done: list[Move], cont: list[Move] | None) -> dict[str, Any]:
+        """The second half of a hint: the solver's answer ``cont`` (a winning continuation
+        or ``None``) for what :meth:`hint_step` asked. Falls back on the puzzle's next key
+        move still legal; :class:`Conflict` when no hint is known or the game moved on."""
+        g = self.game
+        if which == "reference":
+            self.reference_source = "solver"
+            if cont:
+                self.reference = list(cont)
+            if self.on_reference():
+                assert self.reference is not None
+                return self._hint(self.reference[len(g.move_stack)], "solver")
+        elif g.move_stack != done:
+            raise Conflict("the game moved on while the hint was found; ask again")
+        elif cont:
             self.hint_line = list(done) + list(cont)
             return self._hint(cont[0], "solver")
         made = set(g.move_stack)
@@ -237,8 +378,28 @@ class Session:
                 return self._hint(move, "key move")
         raise Conflict("no winning move found from here in time; try undo")
 
+    def hint(self, solver: Callable[[Game, float], list[Move] | None]) -> dict[str, Any]:
+        """The next move, solving in this thread when needed (:meth:`hint_step`, then
+        ``solver(position, seconds)`` and :meth:`hint_found`). Raises :class:`Conflict`."""
+        step = self.hint_step()
+        if isinstance(step, dict):
+            return step
+        which, position, done = step
+        ans = self.hint_found(which, done, solver(position, SOLVER_SECONDS))
+        return ans
+
     def _hint(self, move: Move, source: str) -> dict[str, Any]:
         return {"move": move.to_json(), "text": self.game.move_text(move), "source": source}
+
+
+def _targets(g: Game) -> dict[str, list[dict[str, int]]]:
+    """Every legal placement of the player to move, by card text (the page's slot marks)."""
+    targets: dict[str, list[dict[str, int]]] = {}
+    for pl in g.generate_placements():
+        targets.setdefault(pl.card.text, []).append(
+            {"row": pl.row, "slot": pl.slot, "to_row": pl.to_row, "to_slot": pl.to_slot,
+             "cost": pl.cost})
+    return targets
 
 
 def _without(hand: list, card: Any) -> list:
@@ -270,39 +431,102 @@ def outcome_message(game: Game, puzzle: Puzzle) -> str:
             "Undo and try another way.")
 
 
-class GameStore:
-    """Sessions by id, at most ``max_games`` (the least recently used goes first)."""
+def silent_message(game: Game, seat: int) -> str:
+    """The win/loss message of a silent game (no undo); ``""`` while it goes on."""
+    over = game.outcome()
+    if over is None:
+        return ""
+    if over == "win":
+        return (f"Summit! The team won in {game.turn} turns with {len(game.out)} cards out of "
+                "the game.")
+    who = "you" if game.to_move == seat else f"player {game.to_move + 1}"
+    return (f"Lost after {game.turn} turns: {who} could neither play a card nor discard two "
+            f"(R12); {game.filled_slots()} of {game.rules.mountain_slots} slots filled. "
+            "The review shows where it was lost.")
 
-    def __init__(self, max_games: int = MAX_GAMES) -> None:
+
+def share_line(session: Session) -> str:
+    """The result line to share: ``Ascent 2026-12-02 · 3 players · Summit in 52 turns, 18
+    cards out`` or ``… · 41 of 45 slots`` (a deal number instead of the date outside the
+    daily challenge)."""
+    g = session.game
+    what = session.challenge or f"deal {session.recipe.get('silent', {}).get('seed', '?')}"
+    rules = "" if g.rules.describe() == "standard" else f" ({g.rules.describe()})"
+    players = f"{g.players} player{'s' if g.players > 1 else ''}"
+    if g.outcome() == "win":
+        result = f"Summit in {g.turn} turns, {len(g.out)} cards out"
+    else:
+        result = f"{g.filled_slots()} of {g.rules.mountain_slots} slots"
+    return f"Ascent {what}{rules} · {players} · {result}"
+
+
+class GameStore:
+    """Sessions by id, kept in a :class:`web.store.GameDB` (SQLite; at most ``max_games``,
+    the one changed least recently goes first) and, the ``in_memory`` (default
+    ``max_games``) most recently used, in memory; a game not in memory is rebuilt from the
+    file (after a restart)."""
+
+    def __init__(self, max_games: int = MAX_GAMES, db: GameDB | None = None,
+                 in_memory: int | None = None) -> None:
         self.max_games = max_games
+        self.db = db if db is not None else GameDB(None, max_games)
+        self.db.max_games = max_games
+        # every game kept is held in memory too unless told otherwise: a game rebuilt from the
+        # file while a request still holds its old session would lose that request's move
+        self.in_memory = max(1, min(in_memory or max_games, max_games))
         self._games: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
 
-    def add(self, game: Game, title: str, puzzle: Puzzle | None = None) -> Session:
-        """A new :class:`Session` of ``game`` (its start) under a fresh random id; the
-        puzzle's solution, if any, becomes its reference line."""
+    def add(self, game: Game, title: str, puzzle: Puzzle | None = None,
+            recipe: dict[str, Any] | None = None, **silent: Any) -> Session:
+        """A new :class:`Session` of ``game`` (its start) under a fresh random id, written to
+        the database; the puzzle's solution, if any, becomes its reference line. ``silent``:
+        ``mode``, ``seat``, ``bot``, ``challenge`` of a silent game."""
         sid = secrets.token_hex(8)
-        s = Session(sid, game, title, puzzle or Puzzle(), start_turn=game.turn)
+        s = Session(sid, game, title, puzzle or Puzzle(), start_turn=game.turn,
+                    recipe=recipe or {}, **silent)
         if s.puzzle.solution:
             s.reference, s.reference_source = list(s.puzzle.solution), "solution"
-        with self._lock:
-            self._games[sid] = s
-            while len(self._games) > self.max_games:
-                self._games.popitem(last=False)
+        self._keep(s)
+        self.save(s)
         return s
 
+    def _keep(self, s: Session) -> None:
+        with self._lock:
+            self._games[s.id] = s
+            self._games.move_to_end(s.id)
+            while len(self._games) > self.in_memory:
+                self._games.popitem(last=False)
+
+    def save(self, s: Session) -> None:
+        """Write ``s`` to the database (after every change); drops the oldest games beyond
+        ``max_games`` from memory too."""
+        for gid in self.db.put(s.id, s.to_data()):
+            with self._lock:
+                self._games.pop(gid, None)
+
     def get(self, sid: str) -> Session:
-        """The session of id ``sid``; :class:`NotFound` if there is none (or it was dropped)."""
+        """The session of id ``sid``, from memory or rebuilt from the database;
+        :class:`NotFound` if there is none (or it was dropped)."""
         with self._lock:
             s = self._games.get(sid)
-            if s is None:
-                raise NotFound(f"no game {sid!r} (games are kept in memory while the server runs)")
-            self._games.move_to_end(sid)
+            if s is not None:
+                self._games.move_to_end(sid)
+        if s is None:
+            data = self.db.get(sid) if _ID_RE.fullmatch(sid) else None
+            if data is None:
+                raise NotFound(f"no game {sid[:40]!r} (the server keeps the last {self.max_games} games)")
+            s = session_from_data(sid, data)
+            s.review = self.db.get_review(sid)
+            self._keep(s)
         s.used = time.monotonic()
         return s
 
     def __len__(self) -> int:
-        return len(self._games)
+        return len(self.db)
+
+
+_ID_RE = re.compile(r"[0-9a-f]{16}")
 
 
 # ---- starting games ------------------------------------------------------------------------
@@ -321,6 +545,98 @@ def game_from_seed(seed: Any, players: Any = 1, rules: Any = None) -> tuple[Game
     deal = Deal.from_seed(seed, players, ruleset)
     title = f"Deal {seed}" + (f", {players} players" if players > 1 else "")
     return Game(deal), title
+
+
+def silent_bots() -> list[str]:
+    """The bots a silent game may have as team-mates: every bot of :data:`bots.BOT_NAMES`
+    that sees only its seat's observation (V1), so not ``cheat``."""
+    from bots import BOT_NAMES
+
+    return [n for n in BOT_NAMES if n != "cheat"]
+
+
+def default_bot() -> str:
+    """The team-mates' bot when none is asked for: ``best`` (the strongest silent bot) where
+    the project has it, else ``greedy``."""
+    return "best" if "best" in silent_bots() else "greedy"
+
+
+def silent_game(body: dict[str, Any]) -> tuple[Game, str, dict[str, Any]]:
+    """The start, title and recipe of a silent game from a request: ``{"seed": N,
+    "players": P, "seat": K, "bot": NAME, "rules": {...}}`` or, for the daily challenge,
+    ``{"challenge": "YYYY-MM-DD", "players": P, "seat": K, "bot": NAME}`` (the date's
+    standard deal, :func:`puzzles.dates.challenge_seed`). ``seat`` counts from 1 (default
+    1), ``players`` defaults to 3 and ``bot`` to :func:`default_bot`. Raises
+    :class:`RecordError` or :class:`AscentError` for bad values."""
+    players = body.get("players", 3)
+    seat = body.get("seat", 1)
+    bot = body.get("bot") or default_bot()
+    for name, v in (("players", players), ("seat", seat)):
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise RecordError(f"{name} must be a whole number, not {str(v)[:20]!r}")
+    if not isinstance(bot, str) or bot not in silent_bots():
+        raise RecordError(f"bot must be one of {', '.join(silent_bots())}, not {str(bot)[:20]!r}")
+    challenge = body.get("challenge")
+    if challenge is not None:
+        from puzzles.dates import DateError, challenge_seed, parse_date
+
+        if not isinstance(challenge, str):
+            raise RecordError("challenge is a date YYYY-MM-DD")
+        seed: Any
+        try:
+            seed = challenge_seed(parse_date(challenge))
+        except DateError as exc:
+            raise RecordError(str(exc)) from None
+        rules: Any = None
+    else:
+        seed, rules = body.get("seed"), body.get("rules")
+    game, title = game_from_seed(seed, players, rules)
+    if not 1 <= seat <= game.players:
+        raise RecordError(f"seat must be 1..{game.players}, not {seat}")
+    if challenge is not None:
+        title = f"Daily challenge {challenge}, {players} player{'s' if players > 1 else ''}"
+    title += f" · you are P{seat}, the {bot} bot plays the others" if players > 1 else " · solo, hidden deck"
+    recipe = {"silent": {"seed": seed, "players": players, "rules": game.rules.to_dict(),
+                         "seat": seat, "bot": bot, "challenge": challenge or ""}}
+    return game, title, recipe
+
+
+def start_from_recipe(recipe: dict[str, Any]) -> tuple[Game, str, Puzzle, dict[str, Any]]:
+    """The start, title, puzzle and silent parameters (``mode``, ``seat``, ``bot``,
+    ``challenge``) of a game from the recipe it was made from: ``{"seed": N, "players": P,
+    "rules": {...}}``, ``{"puzzle": RECORD}`` or ``{"silent": {...}}``. Raises
+    :class:`RecordError` for a recipe that is none of these."""
+    if "silent" in recipe:
+        sil = recipe["silent"]
+        game, title = game_from_seed(sil["seed"], sil["players"], sil["rules"])
+        return game, title, Puzzle(), {"mode": "silent", "seat": sil["seat"] - 1,
+                                       "bot": sil["bot"], "challenge": sil.get("challenge", "")}
+    if "puzzle" in recipe:
+        game, title, pz = puzzle_from_record(recipe["puzzle"])
+        return game, title, pz, {}
+    if "seed" in recipe:
+        game, title = game_from_seed(recipe["seed"], recipe.get("players", 1), recipe.get("rules"))
+        return game, title, Puzzle(), {}
+    raise RecordError("a stored game needs a recipe: seed, puzzle or silent")
+
+
+def session_from_data(sid: str, data: dict[str, Any]) -> Session:
+    """The :class:`Session` ``sid`` rebuilt from :meth:`Session.to_data`'s JSON: its start
+    from the recipe, then its moves replayed by the rules engine (an
+    :class:`~model.errors.IllegalMoveError` if one does not replay)."""
+    game, _, pz, silent = start_from_recipe(data["recipe"])
+    s = Session(sid, game, data.get("title", ""), pz, start_turn=game.turn,
+                recipe=data["recipe"], **silent)
+    for i, m in enumerate(data.get("moves", [])):
+        game.push(Move.from_json(m, i + 1))
+    if pz.solution:
+        s.reference, s.reference_source = list(pz.solution), "solution"
+    if data.get("reference") is not None:
+        s.reference = [Move.from_json(m) for m in data["reference"]]
+    s.reference_source = data.get("reference_source", s.reference_source)
+    if data.get("hint_line") is not None:
+        s.hint_line = [Move.from_json(m) for m in data["hint_line"]]
+    return s
 
 
 def puzzle_from_record(record: Any) -> tuple[Game, str, Puzzle]:

@@ -41,8 +41,11 @@ def main(argv: list[str] | None = None) -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
+    import tempfile
+
+    scratch = tempfile.TemporaryDirectory(prefix="ascent-screenshot-")  # the game is not kept
     proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--port", str(port),
-                             "--log-level", "warning"], cwd=ROOT)
+                             "--log-level", "warning", "--data", scratch.name], cwd=ROOT)
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(150):
@@ -93,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+        scratch.cleanup()
     print(f"written {out}")
     return 0
 

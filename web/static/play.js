@@ -29,6 +29,7 @@ async function api(method, path, body) {
     const err = new Error(data.error || `HTTP ${res.status}`);
     err.data = data;
     err.status = res.status;
+    err.retryAfter = parseInt(res.headers.get("Retry-After") || "0", 10);
     throw err;
   }
   return data;
@@ -42,6 +43,10 @@ function say(text, kind, ruling) {
 }
 
 function hand() { return ui.game.hands[ui.game.to_move - 1]; }
+
+const query = new URLSearchParams(location.search);
+// the pause between two bot moves, so that a person can follow them (?pause=MS)
+const PAUSE = Math.max(0, parseInt(query.get("pause") || "900", 10) || 0);
 
 function resetChoice() {
   ui.card = null; ui.target = null; ui.cost = null; ui.mode = "idle"; ui.discards = [];
@@ -70,6 +75,7 @@ function render(state) {
   }
   const hands = $("hands");
   hands.innerHTML = "";
+  const silent = g.mode === "silent";
   g.hands.forEach((cards, p) => {
     const row = document.createElement("div");
     row.className = "hand";
@@ -78,7 +84,13 @@ function render(state) {
     who.className = "who";
     who.textContent = (p + 1 === g.to_move && !g.outcome ? "▶ " : "") + `P${p + 1}`;
     row.appendChild(who);
-    cards.forEach((text, i) => {
+    if (cards === null) {  // a silent game: another seat, its cards hidden
+      const hidden = document.createElement("span");
+      hidden.className = "hidden-hand";
+      hidden.textContent = `${g.bot} bot · ${g.hand_sizes[p]} card${g.hand_sizes[p] === 1 ? "" : "s"} in hand`;
+      row.appendChild(hidden);
+    }
+    (cards || []).forEach((text, i) => {
       const b = document.createElement("button");
       b.className = "card";
       b.dataset.card = text;
@@ -94,8 +106,25 @@ function render(state) {
     deck.className = "deck";
     deck.textContent = `deck: ${g.decks[p]}`;
     row.appendChild(deck);
+    if (g.deck_cards && g.deck_cards[p].length) {  // open games: the order still to come
+      const order = document.createElement("span");
+      order.className = "deck-order";
+      order.setAttribute("aria-label", `player ${p + 1}'s deck, top card first`);
+      g.deck_cards[p].forEach((text, i) => {
+        const c = document.createElement("span");
+        c.className = i === 0 ? "deck-card next" : "deck-card";
+        c.textContent = text;
+        if (i === 0) c.title = "the next card to be drawn";
+        order.appendChild(c);
+      });
+      row.appendChild(order);
+    }
     hands.appendChild(row);
   });
+  $("seen-out").hidden = !silent;
+  if (silent) {
+    $("out-cards").textContent = g.out.length ? g.out.join(" ") : "none yet";
+  }
   const moves = $("moves");
   moves.innerHTML = "";
   for (const m of g.moves) {
@@ -108,9 +137,15 @@ function render(state) {
   out.hidden = !g.outcome;
   out.className = g.outcome || "";
   out.textContent = g.message;
+  $("share").hidden = !g.share;
+  $("share-text").textContent = g.share || "";
+  $("undo").hidden = silent;
+  $("reveal").hidden = silent;
   $("undo").disabled = !g.can_undo;
-  $("discard-two").disabled = !!g.outcome;
-  $("hint").disabled = !!g.outcome;
+  const waiting = silent && !g.your_turn;
+  $("discard-two").disabled = !!g.outcome || waiting;
+  $("hint").disabled = !!g.outcome || waiting;
+  $("review-open").hidden = !g.outcome;
   resetChoice();
   refreshChoice();
   if (window.ascentFirstRender === undefined) {
@@ -118,6 +153,40 @@ function render(state) {
     document.body.dataset.ready = "1";
   }
   document.body.dataset.turn = g.turn;
+  document.body.dataset.mode = g.mode;
+  document.body.dataset.outcome = g.outcome || "";
+  document.body.dataset.yourTurn = g.your_turn ? "1" : "0";
+  if (location.pathname !== `/g/${g.id}`) {  // a link that reopens this game
+    history.replaceState(null, "", `/g/${g.id}${PAUSE !== 900 ? `?pause=${PAUSE}` : ""}`);
+  }
+  if (g.bots_turn) scheduleBot();
+  else if (silent && g.your_turn) say(`Your turn (player ${g.seat}).`, "");
+}
+
+let botTimer = null;
+function scheduleBot(delay) {
+  if (botTimer !== null) return;
+  say(`Player ${ui.game.to_move} (the ${ui.game.bot} bot) is thinking…`, "info");
+  botTimer = setTimeout(botMove, delay === undefined ? PAUSE : delay);
+}
+
+async function botMove() {
+  const id = ui.game.id;
+  try {
+    const state = await api("POST", `/api/games/${id}/advance`);
+    botTimer = null;
+    const last = state.moves[state.moves.length - 1];
+    render(state);
+    if (!state.bots_turn && !state.outcome) say(`${last.text}. Your turn (player ${state.seat}).`, "");
+  } catch (e) {
+    botTimer = null;
+    if (e.status === 503) {  // the solver pool is full: ask again when the server says
+      say(`The server is busy; the bot moves in ${e.retryAfter || 1} s.`, "info");
+      scheduleBot((e.retryAfter || 1) * 1000);
+    } else if (e.status === 409) {  // another tab moved first: draw what is there
+      render(await api("GET", `/api/games/${id}`));
+    } else say(e.message, "error");
+  }
 }
 
 function refreshChoice() {
@@ -264,7 +333,9 @@ async function hint() {
     }
     const b = h.move.card && document.querySelector(`.hand[data-player="${ui.game.to_move}"] button.card[data-card="${h.move.card}"]`);
     if (b) b.classList.add("hinted");
-  } catch (e) { say(e.message, "error"); }
+  } catch (e) {
+    say(e.status === 503 ? `The server is busy; ask again in ${e.retryAfter || 1} s.` : e.message, "error");
+  }
 }
 
 async function showReveal(k) {
@@ -280,24 +351,153 @@ async function showReveal(k) {
 }
 
 async function start() {
-  const q = new URLSearchParams(location.search);
+  const q = query;
+  const link = location.pathname.match(/^\/g\/([0-9a-f]+)$/);
+  if (link) {
+    say("Opening the game…", "info");
+    try {
+      render(await api("GET", `/api/games/${link[1]}`));
+      if (ui.game.outcome) loadReview(false);
+    } catch (e) {
+      say(`Could not open the game: ${e.message}`, "error");
+      document.body.dataset.ready = "error";
+    }
+    return;
+  }
   let body;
+  const silent = q.get("mode") === "silent";
   if (q.has("seed")) {
-    body = { seed: parseInt(q.get("seed"), 10), players: parseInt(q.get("players") || "1", 10) };
+    body = { seed: parseInt(q.get("seed"), 10), players: parseInt(q.get("players") || (silent ? "3" : "1"), 10) };
     const rules = (q.get("rules") || "").split(/[ ,]+/).filter((x) => x);
     if (rules.length) body.rules = rules;
+  } else if (silent) {
+    body = { daily: q.get("date") || "today", players: parseInt(q.get("players") || "3", 10) };
   } else {
     body = { daily: q.get("date") || "today", kind: q.get("kind") || "deal", size: q.get("size") || "mini" };
   }
-  say(body.daily ? `Loading the daily puzzle of ${body.daily} (the server makes it on its first request, which can take a while)…`
-                  : `Dealing deal ${body.seed}…`, "info");
+  if (silent) {
+    body.mode = "silent";
+    body.seat = parseInt(q.get("seat") || "1", 10);
+    if (q.get("bot")) body.bot = q.get("bot");
+  }
+  say(silent ? "Dealing the real game…" :
+      body.daily ? `Loading the daily puzzle of ${body.daily} (the server makes it on its first request, which can take a while)…`
+                 : `Dealing deal ${body.seed}…`, "info");
   try {
     render(await api("POST", "/api/games", body));
-    say("Click a card in your hand, then a slot on the mountain.", "");
+    if (!silent) say("Click a card in your hand, then a slot on the mountain.", "");
   } catch (e) {
     say(`Could not start the game: ${e.message}`, "error");
     document.body.dataset.ready = "error";
   }
+}
+
+// ---- the review after the game --------------------------------------------------------
+
+let reviewTimer = null;
+const review = { line: 0, total: 0 };
+
+async function loadReview(startIt) {
+  const id = ui.game.id;
+  let r;
+  try {
+    r = startIt ? await api("POST", `/api/games/${id}/review`) : await api("GET", `/api/games/${id}/review`);
+  } catch (e) {
+    if (e.status === 503) {
+      $("review-panel").hidden = false;
+      $("review-progress-text").textContent = `The server is busy; asking again in ${e.retryAfter || 1} s…`;
+      reviewTimer = setTimeout(() => loadReview(true), (e.retryAfter || 1) * 1000);
+    } else say(e.message, "error");
+    return;
+  }
+  if (r.status === "none") return;
+  $("review-panel").hidden = false;
+  if (r.status === "running") {
+    $("review-progress").hidden = false;
+    $("review-progress-text").textContent =
+      `Analysing ${r.positions} positions with every card known… ${r.elapsed || 0} s (at most about ${r.estimate} s)`;
+    document.body.dataset.review = "running";
+    reviewTimer = setTimeout(() => loadReview(false), 1000);
+    return;
+  }
+  if (r.status === "busy" || r.status === "failed") {
+    $("review-progress").hidden = true;
+    $("review-progress-text").textContent = `${r.error}.`;
+    $("review-open").hidden = false;
+    return;
+  }
+  showReview(r);
+}
+
+function showReview(r) {
+  $("review-progress").hidden = true;
+  $("review-progress-text").textContent = "";
+  $("review-summary").textContent = r.summary;
+  $("review-reason").textContent = r.reason ? `Why: ${r.reason.text}` : "";
+  $("review-instead").textContent = r.best_instead ? `Instead: ${r.best_instead}` : "";
+  const list = $("review-moves");
+  list.innerHTML = "";
+  for (const m of r.moves) {
+    const li = document.createElement("li");
+    li.textContent = `${m.text} — ${m.before} → ${m.after}`;
+    if (m.index === r.losing_move) { li.className = "losing"; li.textContent += "  ◀ the losing move"; }
+    list.appendChild(li);
+  }
+  const chance = $("review-silent");
+  chance.hidden = !r.silent;
+  if (r.silent) chance.textContent = silentText(r.silent);
+  $("review-line").hidden = r.line_from === null;
+  review.total = r.winning_line.length;
+  document.body.dataset.review = "done";
+  if (r.line_from !== null) showLine(0);
+}
+
+function silentText(s) {
+  // the silent review (bots.review): the team's chance to win before each move, each from
+  // the mover's own observation, and the moves that cost the most
+  if (Array.isArray(s.moves)) {
+    const pct = (x) => `${Math.round(x * 100)}%`;
+    const trail = s.moves.map((m) => pct(m.chance_before)).join(" → ");
+    const costly = (s.costly || []).slice(0, 3).map((i) => {
+      const m = s.moves.find((x) => x.index === i);
+      return m ? `${m.text} (−${Math.round(m.drop * 100)} points)` : "";
+    }).filter((x) => x);
+    return `Silent review (the ${s.bot} bot's view, ${s.estimator_text}): the team's chance to win before each move ` +
+      `${trail}.` + (costly.length ? ` Costliest moves: ${costly.join("; ")}.` : "") +
+      (s.complete ? "" : " (The time ran out before the last moves.)");
+  }
+  return s.text || s.summary || JSON.stringify(s).slice(0, 300);
+}
+
+async function showLine(k) {
+  try {
+    const s = await api("GET", `/api/games/${ui.game.id}/review/line/${k}`);
+    review.line = s.step;
+    $("line-text").textContent = `Winning line, step ${s.step} of ${s.total}: ${s.text}`;
+    $("line-svg").innerHTML = s.svg;
+    $("line-prev").disabled = s.step === 0;
+    $("line-next").disabled = s.step >= s.total;
+    document.body.dataset.lineStep = s.step;
+  } catch (e) { say(e.message, "error"); }
+}
+
+async function fillBots() {
+  try {
+    const st = await api("GET", "/api/status");
+    for (const sel of document.querySelectorAll("select[name=bot]")) {
+      sel.innerHTML = "";
+      for (const b of st.bots) {
+        const o = document.createElement("option");
+        o.value = b; o.textContent = b; o.selected = b === st.default_bot;
+        sel.appendChild(o);
+      }
+    }
+  } catch (e) { /* the forms keep their default */ }
+}
+
+function copyShare() {
+  const text = $("share-text").textContent;
+  if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => say("Copied.", "info"), () => {});
 }
 
 window.addEventListener("DOMContentLoaded", () => {
@@ -310,5 +510,10 @@ window.addEventListener("DOMContentLoaded", () => {
   $("reveal-prev").addEventListener("click", () => showReveal(ui.revealStep - 1));
   $("reveal-next").addEventListener("click", () => showReveal(ui.revealStep + 1));
   $("reveal-close").addEventListener("click", () => { $("reveal-panel").hidden = true; });
+  $("review-open").addEventListener("click", () => { $("review-open").hidden = true; loadReview(true); });
+  $("line-prev").addEventListener("click", () => showLine(review.line - 1));
+  $("line-next").addEventListener("click", () => showLine(review.line + 1));
+  $("share-copy").addEventListener("click", copyShare);
+  fillBots();
   start();
 });

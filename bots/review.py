@@ -1,0 +1,309 @@
+"""A game review from the players' point of view: the win chance before and after every move.
+
+:func:`review_game` goes through a played game move by move. At each position the mover's
+observation alone (ruling V1) is handed to :func:`bots.advice.advise`, which rates the move
+played, the move the strong bot (``bot``) would play there and the greedy ranking's best
+``candidates`` (in the same sampled worlds, each world played on by the estimator: see
+:mod:`bots.advice`). For every move:
+
+* ``chance_before``: the chance of the bot's own choice (the mover's chance before the move,
+  playing on as the bot would), with its 95 % Wilson interval;
+* ``chance_after``: the chance after the move played;
+* ``chance_best`` and ``best_move``: the best move found and its chance;
+* ``drop`` = ``chance_best − chance_after`` (what the move played cost, by this estimate).
+
+``costly`` lists the moves whose drop is at least :data:`COSTLY_DROP` and whose interval
+lies below the best move's (the best move separated from it), biggest drops first. With
+``open_hand`` the game is also analysed with every card known (:func:`solver.analysis.
+analyse`): whether the deal was winnable, the open-hand losing move and why the position
+after it is lost.
+
+>>> from model.deal import Deal
+>>> from model.rules import RuleSet
+>>> from bots import make_bot
+>>> from bots.base import play_deal
+>>> game = play_deal(Deal.from_seed(3, 1, RuleSet.tiny()), make_bot("greedy"))
+>>> r = review_game(game.plan.start, game.plan.moves, worlds=8, open_hand=False)
+>>> len(r.moves) == len(game.plan.moves), r.to_json()["moves"][0]["index"]
+(True, 1)
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from bots.advice import ESTIMATOR_TEXT, ESTIMATORS, MoveChance, advise, rated_moves
+from model.deal import Deal
+from model.files import link_new
+from model.game import Game
+from model.moves import Move
+from model.observation import observe
+
+#: a move is costly when the best move found wins at least this much more often
+COSTLY_DROP = 0.05
+DEFAULT_WORLDS = 48
+#: seconds per position for the open-hand verdicts (solver.analysis.analyse)
+OPEN_HAND_SECONDS = 1.0
+
+
+@dataclass
+class MoveReview:
+    """One move of a reviewed game (``index`` from 1, the ``player`` 1-based, the ``move``
+    and its ``text``): the three rated moves of the position before it (:mod:`bots.review`
+    docstring); ``worlds`` played per rated move."""
+
+    index: int
+    player: int
+    move: Move
+    text: str
+    before: MoveChance
+    after: MoveChance
+    best: MoveChance
+    bot_move: Move
+    worlds: int
+
+    @property
+    def drop(self) -> float:
+        return self.best.chance - self.after.chance
+
+    @property
+    def costly(self) -> bool:
+        """The drop is at least :data:`COSTLY_DROP` and the intervals are apart."""
+        return (self.drop >= COSTLY_DROP and self.best.move != self.move
+                and self.after.interval[1] < self.best.interval[0])
+
+    def to_json(self) -> dict[str, Any]:
+        def iv(r: MoveChance) -> list[float]:
+            return [round(x, 4) for x in r.interval]
+
+        return {"index": self.index, "player": self.player, "move": self.move.to_json(),
+                "text": self.text, "chance_before": round(self.before.chance, 4),
+                "interval_before": iv(self.before), "bot_move": self.bot_move.to_json(),
+                "chance_after": round(self.after.chance, 4), "interval_after": iv(self.after),
+                "chance_best": round(self.best.chance, 4), "interval_best": iv(self.best),
+                "best_move": self.best.move.to_json(), "drop": round(self.drop, 4),
+                "cards_out_after": round(self.after.cards_out, 2), "worlds": self.worlds}
+
+
+@dataclass
+class GameReview:
+    """The answer of :func:`review_game`: ``players``, the ``moves`` reviewed
+    (:class:`MoveReview`, in game order), the ``estimator`` (:data:`bots.advice.ESTIMATORS`)
+    and ``bot``, ``open_hand`` (``None`` unless asked: ``winnable`` (the start's open-hand
+    verdict: ``win``, ``loss`` or ``unknown``), ``losing_move`` (1-based or ``None``),
+    ``best_instead``, ``reason``), ``outcome`` (``win``, ``loss`` or ``None`` mid-game),
+    ``complete`` (every move reviewed: ``False`` after an interrupt) and ``stats``."""
+
+    players: int
+    moves: list[MoveReview]
+    estimator: str
+    bot: str
+    open_hand: dict[str, Any] | None
+    outcome: str | None
+    complete: bool
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def costly(self) -> list[MoveReview]:
+        """The costly moves (:attr:`MoveReview.costly`), biggest drop first."""
+        return sorted((m for m in self.moves if m.costly), key=lambda m: (-m.drop, m.index))
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"players", "bot", "estimator", "estimator_text", "outcome", "complete",
+        "moves": [{"index", "player", "move", "text", "chance_before", "interval_before",
+        "bot_move", "chance_after", "interval_after", "chance_best", "interval_best",
+        "best_move", "drop", "cards_out_after", "worlds"}, …], "costly": [index, …] (biggest
+        drops first), "open_hand": {"winnable", "losing_move", "best_instead", "reason"} |
+        null, "stats"}``. Chances are shares in 0..1."""
+        return {"players": self.players, "bot": self.bot, "estimator": self.estimator,
+                "estimator_text": ESTIMATOR_TEXT[self.estimator], "outcome": self.outcome,
+                "complete": self.complete, "moves": [m.to_json() for m in self.moves],
+                "costly": [m.index for m in self.costly], "open_hand": self.open_hand,
+                "stats": self.stats}
+
+
+def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "best",
+                worlds: int = DEFAULT_WORLDS, time_limit: float | None = None,
+                progress: Callable[[int, int], None] | None = None, open_hand: bool = True,
+                estimator: str = "greedy", candidates: int = 4, seed: int = 0,
+                workers: int = 1) -> GameReview:
+    """Review the game of ``moves`` played from ``start`` (a deal or a fully known position).
+
+    Each position gets ``worlds`` sampled worlds per rated move (fewer when the best move
+    separates early; with ``time_limit`` seconds for the whole review, each position gets an
+    equal share, at least one world). ``bot`` (a silent bot of :func:`bots.make_bot`) names
+    the move the chance before follows; ``estimator`` (one of :data:`bots.advice.ESTIMATORS`)
+    how a world is played on; ``candidates``: the greedy's best K also rated; ``workers``:
+    processes reviewing positions side by side (1: this process). The answer does not depend
+    on ``workers`` (each position's worlds come from ``seed`` and its index).
+    ``progress(done, total)`` is called as moves are reviewed. A ``KeyboardInterrupt`` ends
+    the review with the moves reviewed so far (``complete=False``; no open-hand verdicts).
+    Raises :class:`~model.errors.IllegalMoveError` for an illegal move of the game (replayed
+    by :mod:`model` first), ``ValueError`` for an unknown bot or estimator, a bot that sees
+    hidden cards, or ``workers`` < 1."""
+    t0 = time.monotonic()
+    if estimator not in ESTIMATORS:
+        raise ValueError(f"unknown estimator {estimator!r}; valid: {', '.join(ESTIMATORS)}")
+    if bot == "cheat":
+        raise ValueError(f"the review follows a silent bot; {bot!r} sees hidden cards")
+    if workers < 1:
+        raise ValueError(f"workers must be ≥ 1, not {workers}")
+    _silent_bot(bot, seed)  # an unknown name fails here, before any work
+    from solver.analysis import positions_of
+
+    moves = list(moves)
+    games = positions_of(start, moves)  # raises IllegalMoveError at the first illegal move
+    share = None if time_limit is None else max(0.0, time_limit) * workers / max(1, len(moves))
+    tasks = [(i, bot, worlds, share, estimator, candidates, seed) for i in range(len(moves))]
+    found: dict[int, MoveReview] = {}
+    complete = True
+    try:
+        if workers == 1 or len(moves) < 2:
+            for t in tasks:
+                found[t[0]] = _review_position(games[t[0]], moves[t[0]], *t[1:])
+                if progress is not None:
+                    progress(len(found), len(moves))
+        else:
+            _review_in_pool(start, moves, tasks, workers, found, progress)
+    except KeyboardInterrupt:
+        complete = False
+    reviewed = [found[i] for i in sorted(found)]
+    if complete and len(reviewed) != len(moves):  # pragma: no cover - a worker's answer lost
+        complete = False
+    seconds = time.monotonic() - t0
+    verdicts = None
+    if open_hand and complete:
+        verdicts = open_hand_verdicts(start, moves)
+    last = games[-1]
+    return GameReview(
+        players=last.players, moves=reviewed, estimator=estimator, bot=bot,
+        open_hand=verdicts, outcome=last.outcome(), complete=complete,
+        stats={"seconds": round(time.monotonic() - t0, 3), "review_seconds": round(seconds, 3),
+               "worlds_per_move": worlds, "candidates": candidates, "workers": workers})
+
+
+def _silent_bot(bot: str, seed: int):
+    from bots import make_bot
+
+    b = make_bot(bot, seed=seed) if bot in ("sampling", "determinized", "best") else make_bot(bot)
+    if getattr(b, "sees_hidden_cards", False):  # pragma: no cover - cheat, refused above
+        raise ValueError(f"the review follows a silent bot; {bot!r} sees hidden cards")
+    return b
+
+
+def _review_position(game: Game, mv: Move, bot: str, worlds: int, share: float | None,
+                     estimator: str, candidates: int, seed: int) -> MoveReview:
+    """One move of the review: the position ``game`` before ``mv`` (with its history)."""
+    i = len(game.move_stack)
+    obs = observe(game)
+    bot_move = _silent_bot(bot, seed).choose(obs)
+    rate: list[Move] = []
+    for m in [mv, bot_move] + rated_moves(obs, candidates):
+        if m not in rate:
+            rate.append(m)
+    adv = advise(obs, rate, estimator=estimator, worlds=worlds, time_limit=share,
+                 seed=seed * 100003 + i)
+    rated = {r.move: r for r in adv.moves}
+    return MoveReview(i + 1, mv.player, mv, game.move_text(mv), rated[bot_move], rated[mv],
+                      adv.moves[0], bot_move, adv.worlds)
+
+
+def _review_task(plan_json: dict[str, Any], task: tuple) -> MoveReview:
+    """A worker process's part: replay the record to the position, review its move."""
+    from model.records import Plan, replay
+
+    plan = Plan.from_json(plan_json)
+    i = task[0]
+    rep = replay(plan.start, plan.moves[:i])
+    assert rep.error is None and rep.game is not None
+    return _review_position(rep.game, plan.moves[i], *task[1:])
+
+
+def _review_in_pool(start: Deal | Game, moves: list[Move], tasks: list[tuple], workers: int,
+                    found: dict[int, MoveReview],
+                    progress: Callable[[int, int], None] | None) -> None:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    from model.records import Plan
+
+    plan_json = Plan(start, moves).to_json() if isinstance(start, Deal) else \
+        Plan(None, moves, {}, start).to_json()
+    ctx = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    try:
+        futures = {pool.submit(_review_task, plan_json, t): t[0] for t in tasks}
+        for f in as_completed(futures):
+            found[futures[f]] = f.result()
+            if progress is not None:
+                progress(len(found), len(moves))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def open_hand_verdicts(start: Deal | Game, moves: Sequence[Move],
+                       seconds: float = OPEN_HAND_SECONDS) -> dict[str, Any]:
+    """The open-hand verdicts of :func:`solver.analysis.analyse` (objective ``none``,
+    ``seconds`` per position): ``{"winnable": verdict of the start, "losing_move": 1-based
+    or None, "best_instead": move JSON or None, "reason": text or None, "first_proven_loss",
+    "seconds"}``."""
+    from solver.analysis import analyse
+
+    a = analyse(start, moves, "none", seconds)
+    return {"winnable": a.positions[0].verdict, "losing_move": a.losing_move,
+            "best_instead": a.best_instead.to_json() if a.best_instead else None,
+            "reason": a.reason.text if a.reason is not None else None,
+            "first_proven_loss": a.first_proven_loss,
+            "seconds": round(a.stats.get("seconds", 0.0), 3)}
+
+
+def plot_review(review: GameReview, path: str | os.PathLike, fmt: str | None = None) -> None:
+    """Draw the win-chance line of ``review`` (the chance before each move, the chance after
+    the move played, the best chance found as a band, the costly moves marked) into the new
+    file ``path`` (PNG or SVG by its suffix, or ``fmt``), written whole through a temporary
+    file (:func:`model.files.link_new`). Raises :class:`FileExistsError` if ``path``
+    exists, ``ValueError`` for a format other than png or svg, :class:`OSError` if it
+    cannot be written."""
+    fmt = (fmt or os.path.splitext(str(path))[1].lstrip(".")).lower()
+    if fmt not in ("png", "svg"):
+        raise ValueError(f"plot format must be png or svg, not {fmt or 'none'!r}")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    xs = [m.index for m in review.moves]
+    fig, ax = plt.subplots(figsize=(9, 4))
+    try:
+        ax.fill_between(xs, [100 * m.before.interval[0] for m in review.moves],
+                        [100 * m.before.interval[1] for m in review.moves], alpha=0.15,
+                        label="95 % interval (before)")
+        ax.plot(xs, [100 * m.before.chance for m in review.moves], "-", lw=1.6,
+                label="before the move (the bot's choice)")
+        ax.plot(xs, [100 * m.after.chance for m in review.moves], ".", ms=5,
+                label="after the move played")
+        ax.plot(xs, [100 * m.best.chance for m in review.moves], "_", ms=8,
+                label="after the best move found")
+        for m in review.costly:
+            ax.annotate(f"{m.index}", (m.index, 100 * m.after.chance),
+                        textcoords="offset points", xytext=(0, -12), ha="center",
+                        fontsize=8, color="crimson")
+            ax.plot([m.index, m.index], [100 * m.after.chance, 100 * m.best.chance],
+                    color="crimson", lw=1)
+        oh = review.open_hand
+        if oh and oh.get("losing_move"):
+            ax.axvline(oh["losing_move"], color="grey", ls="--", lw=1,
+                       label="open-hand losing move")
+        ax.set_xlabel("move")
+        ax.set_ylabel("win chance (%)")
+        ax.set_ylim(-2, 102)
+        ax.set_title(f"Win chance over the game ({review.players} player"
+                     f"{'s' if review.players > 1 else ''}, estimator {review.estimator}, "
+                     f"outcome {review.outcome or 'unfinished'})", fontsize=10)
+        ax.legend(fontsize=7, loc="best")
+        link_new(path, lambda fh: fig.savefig(fh, format=fmt, dpi=110, bbox_inches="tight"))
+    finally:
+        plt.close(fig)

@@ -1,0 +1,159 @@
+"""``ascent review``: a played game move by move from the players' point of view
+(:func:`bots.review.review_game`)."""
+
+from __future__ import annotations
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from bots.advice import ESTIMATOR_TEXT, ESTIMATORS
+from cli.common import EXIT_INTERRUPTED, CliError, console, describe_illegal, load_source
+from cli.files import check_new_file
+from cli.options import COUNT, SECONDS, WORKERS
+from model.errors import IllegalMoveError
+from model.records import dumps
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+@click.command()
+@click.argument("record", metavar="PLAN")
+@click.option("--worlds", type=COUNT, default=48, show_default=True, metavar="N",
+              help="Sampled worlds per rated move at each position (fewer once the best "
+                   "move is separated).")
+@click.option("--estimator", type=click.Choice(ESTIMATORS), default="greedy", show_default=True,
+              help="How a sampled world is played on: greedy (the greedy bot in every seat), "
+                   "best (the strong silent bot; much slower) or beam (the open-hand beam, "
+                   "which sees the sampled cards: an upper estimate).")
+@click.option("--candidates", type=COUNT, default=4, show_default=True, metavar="K",
+              help="Also rate the greedy ranking's best K moves at each position.")
+@click.option("--time-limit", type=SECONDS, default=None, metavar="S",
+              help="Seconds for the whole review (shared out over the moves; default none).")
+@click.option("--open-hand/--no-open-hand", default=True, show_default=True,
+              help="Also analyse the game with every card known (ascent analyse, 1 s a "
+                   "position): was the deal winnable, and the open-hand losing move.")
+@click.option("--plot", "plot_path", default=None, metavar="FILE",
+              help="Draw the win-chance line into FILE (.png or .svg; never over a file).")
+@click.option("--workers", type=WORKERS, default=1, show_default=True, metavar="K",
+              help="Processes reviewing moves side by side (the answer is the same).")
+@click.option("--seed", "bot_seed", type=int, default=0, show_default=True,
+              help="Seed of the sampled worlds (the review is repeatable).")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"players", "moves": [{"index", "player", "move", "chance_before", '
+                   '"interval_before", "chance_after", "chance_best", "best_move", "drop"}, '
+                   '...], "costly", "open_hand", "stats"} as JSON.')
+@click.option("--quiet", is_flag=True, help="No progress on standard error.")
+def review(record: str, worlds: int, estimator: str, candidates: int, time_limit: float | None,
+           open_hand: bool, plot_path: str | None, workers: int, bot_seed: int, as_json: bool,
+           quiet: bool) -> None:
+    """Review a played game (PLAN: a game record, or - for standard input) from the
+    players' point of view: at every move, from what the mover could see (ruling V1), the
+    win chance before it (playing on as the strong bot would), after the move played, and
+    after the best move found; the costly decisions, biggest drop first.
+
+    Chances are shares of worlds won among worlds sampled from the fair shuffle of the
+    cards the mover could not see, each played on by --estimator in every seat, with 95 %
+    Wilson intervals. A move is costly when the best move found wins at least 5 points
+    more often and the two intervals are apart. Beside it, the open-hand verdicts of
+    ascent analyse: whether the deal was winnable with every card known, and the move after
+    which it no longer was.
+
+    \b
+    Examples:
+      ascent simulate --bot greedy --players 1 --seeds 3 --rules preset=tiny --records games --workers 1 --quiet
+      ascent review games/greedy-p1-seed3.json --worlds 8
+      ascent review games/greedy-p1-seed3.json --worlds 8 --json --no-open-hand
+    """
+    from bots.review import plot_review, review_game
+
+    if time_limit is not None and (time_limit != time_limit or not time_limit > 0):
+        raise CliError("--time-limit must be more than 0 seconds")
+    if plot_path is not None:
+        check_new_file(plot_path, "--plot")
+        if not plot_path.lower().endswith((".png", ".svg")):
+            raise CliError(f"{plot_path}: --plot draws .png or .svg files")
+    src = load_source(record)
+    if src.kind != "plan" or src.plan is None:
+        raise CliError(f"{src.name}: review needs a game record (a deal or a position, and "
+                       f"its moves), not a {src.kind}")
+    plan = src.plan
+    rep = plan.replay()
+    if rep.error is not None:
+        raise CliError(f"{src.name}: {describe_illegal(plan, rep.error)}")
+    if not plan.moves:
+        raise CliError(f"{src.name}: the record has no moves to review")
+
+    def progress(done: int, total: int) -> None:
+        if not quiet:
+            click.echo(f"\rreviewed {done}/{total} moves", err=True, nl=done == total)
+
+    try:
+        r = review_game(plan.start, plan.moves, worlds=worlds, time_limit=time_limit,
+                        progress=progress, open_hand=open_hand, estimator=estimator,
+                        candidates=candidates, seed=bot_seed, workers=workers)
+    except IllegalMoveError as exc:  # pragma: no cover - replayed above
+        raise CliError(f"{src.name}: {exc}") from None
+    plot_error = None
+    if plot_path is not None and r.moves:
+        try:
+            plot_review(r, plot_path)
+        except FileExistsError:
+            plot_error = f"{plot_path}: exists (created meanwhile); it was not written over"
+        except OSError as exc:
+            plot_error = f"{plot_path}: cannot write the plot ({exc.strerror or exc.__class__.__name__})"
+    if as_json:
+        click.echo(dumps(r.to_json()))
+    else:
+        _print_review(r)
+    if plot_error:
+        raise CliError(plot_error + "; the review is on standard output")
+    if not r.complete:
+        raise CliError("interrupted; the moves reviewed so far are shown above",
+                       EXIT_INTERRUPTED)
+
+
+def _print_review(r) -> None:
+    out = console()
+    out.width = max(out.width, 120)
+    table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
+    table.add_column("#", justify="right")
+    table.add_column("move", no_wrap=True)
+    table.add_column("before", justify="right")
+    table.add_column("after", justify="right")
+    table.add_column("best", justify="right")
+    table.add_column("drop", justify="right")
+    table.add_column("")
+    costly = {m.index for m in r.costly}
+    oh = r.open_hand or {}
+    for m in r.moves:
+        mark = "◀ costly" if m.index in costly else ""
+        if oh.get("losing_move") == m.index:
+            mark = (mark + " · " if mark else "") + "open-hand losing move"
+        table.add_row(str(m.index), m.text, _pct(m.before.chance), _pct(m.after.chance),
+                      _pct(m.best.chance), f"{100 * m.drop:+.0f}" if m.drop else "0", mark)
+    out.print(table)
+    if r.costly:
+        out.print(Text("The costly decisions, biggest drop first:", style="bold"))
+        for m in r.costly[:5]:
+            out.print(f"  move {m.index} ({m.text}): {_pct(m.after.chance)} after it; "
+                      f"instead {m.best.move} {_pct(m.best.chance)} "
+                      f"(−{100 * m.drop:.0f} points)")
+    else:
+        out.print("No costly decision found (no move lost 5 points or more, clearly).")
+    if r.open_hand is not None:
+        w = oh["winnable"]
+        text = {"win": "the deal was winnable with every card known",
+                "loss": "the deal could not be won even with every card known",
+                "unknown": "the open-hand solver did not decide the deal in time"}[w]
+        line = f"Open hand: {text}"
+        if oh.get("losing_move"):
+            line += f"; the open-hand losing move: move {oh['losing_move']}"
+        out.print(line + ".")
+        if oh.get("reason"):
+            out.print(Text(f"  {oh['reason']}", style="dim"))
+    outcome = r.outcome or "unfinished"
+    out.print(Text(f"Estimator: {r.estimator}: {ESTIMATOR_TEXT[r.estimator]}. Outcome: "
+                   f"{outcome} · {len(r.moves)} moves · {r.stats['seconds']:.1f} s", style="dim"))

@@ -1,0 +1,124 @@
+"""The review of a finished game, as the page shows it: the open-hand verdict of every position
+(:func:`solver.analysis.analyse`), the losing move with its reason when one is proven
+(:mod:`solver.reasons`), the winning line from the last winnable position, and, where the
+project has it, the silent review's win chance along the game (``bots.review``).
+
+The review is made after the game is over, so it may show every card: the winning line uses
+the other players' hands and the decks as they were.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from model.deal import Deal
+from model.game import Game
+from model.moves import Move
+from render.frames import move_marks
+from render.svg import game_svg
+from solver.result import LOSS, UNKNOWN, WIN
+
+
+def review_data(start: Deal | Game, moves: list[Move], seconds: float,
+                silent_bot: str | None = None) -> dict[str, Any]:
+    """The review of the game of ``moves`` from ``start``, ``seconds`` per position solved:
+
+    ``{"status": "done", "moves": [{"index", "text", "player", "before", "after"}, …],
+    "start_verdict", "losing_move", "losing_text", "reason": {"kind", "text", "specific"} |
+    null, "best_instead", "line_from" (the position of the winning line, moves made),
+    "winning_line": [{"move", "text"}, …], "unknown" (positions left unknown), "summary",
+    "seconds", "silent": {...} | null}``. Every line shown is replayed by :mod:`model` here.
+    Raises :class:`~model.errors.IllegalMoveError` if ``moves`` do not replay."""
+    from solver.analysis import analyse, positions_of
+
+    a = analyse(start, moves, "none", time_per_move=seconds, memory_limit_mb=512)
+    games = positions_of(start, moves)
+    rows = []
+    for k, m in enumerate(moves, start=1):
+        rows.append({"index": k, "text": games[k - 1].move_text(m), "player": m.player,
+                     "before": a.positions[k - 1].verdict, "after": a.positions[k].verdict})
+    wins = [p.index for p in a.positions if p.verdict == WIN]
+    line_from = max(wins) if wins else None
+    line: list[Move] = []
+    if line_from is not None and line_from < len(moves):
+        line = list(a.positions[line_from].continuation)
+        g = games[line_from].copy()
+        for m in line:  # the rules engine replays every line before it is shown
+            g.push(m)
+        if not g.is_won():
+            line = []
+    texts = []
+    if line and line_from is not None:
+        at = games[line_from].copy()
+        for m in line:
+            texts.append({"move": m.to_json(), "text": at.move_text(m)})
+            at.push(m)
+    unknown = sum(p.verdict == UNKNOWN for p in a.positions)
+    end = games[-1]
+    if end.is_won():
+        summary = "Won: every position along the game was a win."
+    elif a.positions[0].verdict == LOSS:
+        summary = "The deal could not be won from the start, whatever was played (open hands)."
+    elif a.losing_move is not None:
+        summary = (f"Lost by move {a.losing_move} ({rows[a.losing_move - 1]['text']}): the game "
+                   "could be won before it and not after.")
+    else:
+        summary = ("The analysis ran out of time before it found the losing move "
+                   f"({unknown} positions unknown).")
+    silent = silent_review(start, moves, silent_bot) if silent_bot else None
+    return {
+        "status": "done",
+        "moves": rows,
+        "start_verdict": a.positions[0].verdict,
+        "losing_move": a.losing_move,
+        "losing_text": rows[a.losing_move - 1]["text"] if a.losing_move else None,
+        "reason": a.reason.to_json() if a.reason is not None else None,
+        "first_proven_loss": a.first_proven_loss,
+        "best_instead": texts[0]["text"] if texts and a.losing_move else None,
+        "line_from": line_from if line else None,
+        "winning_line": texts,
+        "unknown": unknown,
+        "summary": summary,
+        "seconds": a.stats.get("seconds"),
+        "silent": silent,
+    }
+
+
+#: Seconds the silent review may spend on a whole game.
+SILENT_REVIEW_SECONDS = 30.0
+
+
+def silent_review(start: Deal | Game, moves: list[Move], bot: str) -> dict[str, Any] | None:
+    """The silent review's answer (``bots.review.review_game(start, moves, bot=...)``: the
+    team's chance to win before and after each move, from the mover's observation, in
+    :data:`SILENT_REVIEW_SECONDS` at most) as JSON, or ``None`` where the project has no
+    silent review."""
+    try:
+        from bots.review import review_game  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        return None
+    res = review_game(start, moves, bot=bot, time_limit=SILENT_REVIEW_SECONDS, open_hand=False)
+    data = res.to_json() if hasattr(res, "to_json") else res
+    return data if isinstance(data, dict) else {"value": data}
+
+
+def line_step(start: Game, line: list[Move], k: int) -> dict[str, Any]:
+    """Step ``k`` (0 = the position before the line) of a review's winning line from
+    ``start``: ``{"step", "total", "text", "move", "cards_out", "outcome", "svg"}``.
+    Raises ``IndexError`` for a ``k`` out of range."""
+    if not 0 <= k <= len(line):
+        raise IndexError(f"the winning line has steps 0..{len(line)}, not {k}")
+    g = start.copy()
+    text = "the position before the winning line"
+    for m in line[:k]:
+        text = g.move_text(m)
+        g.push(m)
+    last = line[k - 1] if k else None
+    return {"step": k, "total": len(line), "text": text,
+            "move": last.to_json() if last else None, "cards_out": len(g.out),
+            "outcome": g.outcome(),
+            "svg": game_svg(g, f"Winning line, step {k} of {len(line)}", hands=True,
+                            marks=move_marks(last))}
+
+
+__all__ = ["line_step", "review_data", "silent_review"]
