@@ -295,10 +295,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                                           else list(argv))}
     keys = {j["key"] for j in jobs}
     rows = [r for r in rows if r["key"] in keys]
+    # checks not asked for this time: the rows of an earlier run's, if any, are reported
     waste = (waste_check(rows, jobs, out, args.workers, args.waste_sample) if args.waste_check
-             else None)
+             else read_jsonl(out / "waste.jsonl") or None)
     again = (reprove(rows, jobs, out, args.reprove, args.reprove_seconds, args.workers)
-             if args.reprove else None)
+             if args.reprove else read_jsonl(out / "reprove.jsonl") or None)
     text = report(rows, meta, waste, again)
     tmp = out / "report.md.tmp"
     tmp.write_text(text)
