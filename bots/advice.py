@@ -102,7 +102,8 @@ class Advice:
     (one of :data:`ESTIMATORS`) and its description, the rated ``moves`` best first (chance,
     then cards out fewer, then greedy order), ``worlds`` played per move, ``separated``
     (the best move's interval clear of every other's), ``stopped`` (``worlds``, ``time``,
-    ``separated`` or ``alike``), ``stats`` (``seconds``)."""
+    ``separated``, ``alike`` or ``interrupted``), ``stats`` (``seconds``; ``interrupted``:
+    True after a Ctrl-C, the worlds played so far kept)."""
 
     player: int
     estimator: str
@@ -207,6 +208,31 @@ def advise(observation: Observation, moves: Sequence[Move] | None = None,
     player = WorldPlayer(estimator, seed)
     rated = [MoveChance(m) for m in moves]
     rng = random.Random(f"advice/{seed}")
+    try:
+        n, stopped, separated = _rounds(observation, rated, player, rng, worlds, time_limit,
+                                        min_worlds, t0, progress)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the worlds played so far are kept
+        if not any(r.worlds for r in rated):
+            raise
+        n, separated, stopped = max(1, min(r.worlds for r in rated)), _separated(rated), \
+            "interrupted"
+    if n >= worlds and separated and len(rated) > 1:
+        stopped = "separated" if n >= min_worlds else stopped
+    order = {id(r): i for i, r in enumerate(rated)}
+    rated.sort(key=lambda r: (-r.chance, r.cards_out, order[id(r)]))
+    stats: dict[str, Any] = {"seconds": round(time.monotonic() - t0, 3)}
+    if stopped == "interrupted":
+        stats["interrupted"] = True
+    return Advice(observation.player, estimator, rated, n, separated and len(rated) > 1,
+                  stopped, stats)
+
+
+def _rounds(observation: Observation, rated: list[MoveChance], player: WorldPlayer,
+            rng: random.Random, worlds: int, time_limit: float | None, min_worlds: int,
+            t0: float, progress: Callable[[int, float], None] | None
+            ) -> tuple[int, str, bool]:
+    """:func:`advise`'s rounds (one world drawn, every move of ``rated`` played in it):
+    (rounds played, why they stopped, separated)."""
     n = 0
     stopped = "worlds"
     separated = len(rated) < 2
@@ -236,9 +262,4 @@ def advise(observation: Observation, moves: Sequence[Move] | None = None,
         separated = _separated(rated)
         if progress is not None:
             progress(n, time.monotonic() - t0)
-    if n >= worlds and separated and len(rated) > 1:
-        stopped = "separated" if n >= min_worlds else stopped
-    order = {id(r): i for i, r in enumerate(rated)}
-    rated.sort(key=lambda r: (-r.chance, r.cards_out, order[id(r)]))
-    return Advice(observation.player, estimator, rated, n, separated and len(rated) > 1,
-                  stopped, {"seconds": round(time.monotonic() - t0, 3)})
+    return n, stopped, separated

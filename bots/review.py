@@ -206,6 +206,8 @@ def _review_position(game: Game, mv: Move, bot: str, worlds: int, share: float |
             rate.append(m)
     adv = advise(obs, rate, estimator=estimator, worlds=worlds, time_limit=share,
                  seed=seed * 100003 + i)
+    if adv.stats.get("interrupted"):  # the review stops here: this move is not reviewed
+        raise KeyboardInterrupt
     rated = {r.move: r for r in adv.moves}
     return MoveReview(i + 1, mv.player, mv, game.move_text(mv), rated[bot_move], rated[mv],
                       adv.moves[0], bot_move, adv.worlds)

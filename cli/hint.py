@@ -152,6 +152,7 @@ def _silent_hint(name: str, game: Game, start: Deal | Game, estimator: str, worl
         raise CliError("interrupted before a world was played", EXIT_INTERRUPTED) from None
     if as_json:
         click.echo(dumps(a.to_json()))
+        _stop_if_interrupted(a.stats)
         return
     out = console()
     where = describe_start(game if game.move_stack or isinstance(start, Game) else start)
@@ -170,7 +171,9 @@ def _silent_hint(name: str, game: Game, start: Deal | Game, estimator: str, worl
     out.print(table)
     why = {"separated": "the best move is separated", "time": "the time limit ran out",
            "alike": "every move lost (or won) every world so far",
-           "worlds": f"{count_text(a.worlds, 'world')} per move played"}[a.stopped]
+           "worlds": f"{count_text(a.worlds, 'world')} per move played",
+           "interrupted": "interrupted"}[a.stopped]
     out.print(Text(f"Estimator: {estimator}: {ESTIMATOR_TEXT[estimator]}. "
                    f"{count_text(a.worlds, 'world')} per move; stopped: {why} · "
                    f"{a.stats['seconds']:.2f} s", style="dim"))
+    _stop_if_interrupted(a.stats)

@@ -31,7 +31,9 @@ def _pct(x: float) -> str:
 @click.option("--candidates", type=COUNT, default=4, show_default=True, metavar="K",
               help="Also rate the greedy ranking's best K moves at each position.")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="S",
-              help="Seconds for the whole review (shared out over the moves; default none).")
+              help="Seconds for the whole review, shared out over the moves (default none). "
+                   "Every move plays at least one world for each move it rates, so a small "
+                   "limit can be exceeded.")
 @click.option("--open-hand/--no-open-hand", default=True, show_default=True,
               help="Also analyse the game with every card known (ascent analyse, 1 s a "
                    "position): was the deal winnable, and the open-hand losing move.")

@@ -113,7 +113,8 @@ def _no_furthest_line(res: SolveResult) -> bool:
 def verdict_line(res: SolveResult, time_limit: float | None) -> str:
     """One line: verdict, objective value and whether it is proven, who proved it, effort."""
     st = res.stats
-    effort = f"{st.get('nodes', 0):,} nodes in {st.get('seconds', 0):.2f} s"
+    n = st.get('nodes', 0)
+    effort = f"{n:,} {'node' if n == 1 else 'nodes'} in {st.get('seconds', 0):.2f} s"
     if res.solver == "cpsat" and st.get("hint", "none") != "none":
         effort += f" (hint: {st['hint']})"
     if st.get("interrupted"):

@@ -94,8 +94,8 @@ def _static(s: Bounds) -> LossReason | None:
     if s.n_remaining < need_total:
         return LossReason("cards", (
             f"The {count_text(S, 'empty slot')}{bridges} need at least "
-            f"{count_text(need_total, 'more card')}, but only {s.n_remaining} are left in "
-            "hands and decks (R8, R11)."), False)
+            f"{count_text(need_total, 'more card')}, but only {s.n_remaining} "
+            f"{'is' if s.n_remaining == 1 else 'are'} left in hands and decks (R8, R11)."), False)
     if s.P > 1:
         for q in range(s.P):
             turns = (need_total - (q - s.to_move) % s.P + s.P - 1) // s.P
@@ -182,7 +182,8 @@ CUT_WORDS = {
 def search_reason(position: Game, stats: dict[str, Any] | None = None,
                   most: int = 2000) -> LossReason:
     """The reason for a loss proven by exhaustive search from ``position``: when every line
-    of the next one or two turns (every placement, way to pay and discard turn) ends in a
+    of the next one or two turns (up to four after a small proof: at most 20 × ``most``
+    nodes; every placement, way to pay and discard turn) ends in a
     position with a static reason (:func:`static_reason`), those reasons ("whatever player 2
     plays, …"; at most ``most`` positions are looked at); else the cuts that ended the
     lines of the search (``stats["pruned"]`` of the solve)."""
@@ -191,13 +192,20 @@ def search_reason(position: Game, stats: dict[str, Any] | None = None,
     if not s.children(s.dead_flags()):
         return LossReason("search", (
             f"Player {p} can neither play a card nor discard two (R12)."), True)
-    for depth in (1, 2):
+    nodes = (stats or {}).get("nodes") or 0
+    # a small proof: look further ahead for a reason (at most ``most`` positions a depth)
+    for depth in ((1, 2, 3, 4) if nodes and nodes <= 20 * most else (1, 2)):
         kinds: Counter[str] = Counter()
         found: list[LossReason] = []
         budget = [most]
         if _all_explained(s, depth, kinds, found, budget):
+            if not found:  # every line ends with a player stuck
+                return LossReason("search", (
+                    f"Whatever the players play in the next {count_text(depth, 'turn')}, a "
+                    "player is left who can neither play a card nor discard two (R12)."), True)
             best = max(found, key=lambda r: (r.specific, kinds[r.kind]))
-            turns = "now" if depth == 1 else "in this turn and the next"
+            turns = ("now" if depth == 1 else "in this turn and the next" if depth == 2
+                     else f"in the next {depth} turns")
             who = f"player {p}" if s.P == 1 or depth == 1 else "the players"
             return LossReason("search", (
                 f"Whatever {who} {'plays' if depth == 1 else 'play'} {turns}, the game can no "

@@ -185,3 +185,29 @@ def test_review_command_json_plot_and_errors(tmp_path) -> None:
     assert_one_line_error(run("review", str(tmp_path / "missing.json")), 2)
     text = run("review", str(plan), "--worlds", "4", "--quiet", "--no-open-hand")
     assert text.exit_code == 0 and "Estimator: greedy" in text.stdout
+
+
+def test_advice_interrupted_keeps_the_worlds_played() -> None:
+    """A Ctrl-C after three rounds (raised here from the progress callback, as the signal
+    handler would raise it between two worlds) keeps those rounds and says so."""
+    from bots.advice import advise
+    from model.deal import Deal
+    from model.game import Game
+    from model.observation import observe
+    from model.rules import RuleSet
+
+    obs = observe(Game(Deal.from_seed(3, 2, RuleSet.from_options(["preset=tiny"]))))
+
+    def stop_after_three(n: int, seconds: float) -> None:
+        if n == 3:
+            raise KeyboardInterrupt
+
+    a = advise(obs, estimator="greedy", worlds=50, min_worlds=50, progress=stop_after_three)
+    assert a.stopped == "interrupted" and a.stats["interrupted"] and a.worlds == 3
+    assert all(r.worlds == 3 for r in a.moves)
+
+    def stop_at_once(n: int, seconds: float) -> None:
+        raise KeyboardInterrupt
+
+    b = advise(obs, estimator="greedy", worlds=50, min_worlds=50, progress=stop_at_once)
+    assert b.worlds == 1 and b.stopped == "interrupted"
