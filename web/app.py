@@ -144,7 +144,10 @@ async def read_json(request: Request) -> Any:
     try:
         return json.loads(body)
     except (ValueError, RecursionError) as exc:
-        raise RecordError(f"malformed JSON: {str(exc).splitlines()[0][:120]}") from None
+        why = str(exc).splitlines()[0][:120]
+        if "integer string conversion" in why:  # CPython's limit on the digits of a number
+            why = "a number with more than 4300 digits"
+        raise RecordError(f"malformed JSON: {why}") from None
 
 
 def parse_date(text: str) -> dt.date:

@@ -11,6 +11,7 @@ other seats.
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 import threading
@@ -531,13 +532,23 @@ _ID_RE = re.compile(r"[0-9a-f]{16}")
 
 # ---- starting games ------------------------------------------------------------------------
 
+def json_text(value: Any, most: int = 40) -> str:
+    """``value`` as the client wrote it in JSON (``null``, ``true``, ``"abc"``), cut to
+    ``most`` characters with an ellipsis: for error messages."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = str(value)
+    return text if len(text) <= most else text[:most] + "…"
+
+
 def game_from_seed(seed: Any, players: Any = 1, rules: Any = None) -> tuple[Game, str]:
     """The start of deal ``seed`` for ``players`` under ``rules`` (a JSON object of rule
     options, or a ``K=V`` string list). Raises :class:`AscentError` for bad values."""
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise RecordError(f"seed must be a whole number, not {seed!r}")
+        raise RecordError(f"seed must be a whole number, not {json_text(seed)}")
     if not isinstance(players, int) or isinstance(players, bool):
-        raise RecordError(f"players must be a whole number, not {players!r}")
+        raise RecordError(f"players must be a whole number, not {json_text(players)}")
     if isinstance(rules, list):
         ruleset = RuleSet.from_options([str(r) for r in rules])
     else:
@@ -573,9 +584,9 @@ def silent_game(body: dict[str, Any]) -> tuple[Game, str, dict[str, Any]]:
     bot = body.get("bot") or default_bot()
     for name, v in (("players", players), ("seat", seat)):
         if not isinstance(v, int) or isinstance(v, bool):
-            raise RecordError(f"{name} must be a whole number, not {str(v)[:20]!r}")
+            raise RecordError(f"{name} must be a whole number, not {json_text(v)}")
     if not isinstance(bot, str) or bot not in silent_bots():
-        raise RecordError(f"bot must be one of {', '.join(silent_bots())}, not {str(bot)[:20]!r}")
+        raise RecordError(f"bot must be one of {', '.join(silent_bots())}, not {json_text(bot)}")
     challenge = body.get("challenge")
     if challenge is not None:
         from puzzles.dates import DateError, challenge_seed, parse_date
