@@ -434,3 +434,10 @@ def test_random_bodies_to_a_silent_game_never_give_a_500(client):
         r = client.post("/api/games", json=body)
         assert 400 <= r.status_code < 500, (body, r.text)
 
+
+
+def test_error_messages_quote_the_value_as_json() -> None:
+    from web.games import json_text
+
+    assert json_text(None) == "null" and json_text(True) == "true"
+    assert json_text("x" * 100).endswith("…") and len(json_text("x" * 100)) == 41
