@@ -212,11 +212,11 @@ def advise(observation: Observation, moves: Sequence[Move] | None = None,
         n, stopped, separated = _rounds(observation, rated, player, rng, worlds, time_limit,
                                         min_worlds, t0, progress)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the worlds played so far are kept
-        if not any(r.worlds for r in rated):
+        n = min(r.worlds for r in rated)
+        if n == 0:  # a move with no world yet: nothing to rate it by
             raise
-        n, separated, stopped = max(1, min(r.worlds for r in rated)), _separated(rated), \
-            "interrupted"
-    if n >= worlds and separated and len(rated) > 1:
+        separated, stopped = _separated(rated), "interrupted"
+    if stopped != "interrupted" and n >= worlds and separated and len(rated) > 1:
         stopped = "separated" if n >= min_worlds else stopped
     order = {id(r): i for i, r in enumerate(rated)}
     rated.sort(key=lambda r: (-r.chance, r.cards_out, order[id(r)]))

@@ -149,7 +149,7 @@ def _silent_hint(name: str, game: Game, start: Deal | Game, estimator: str, worl
     try:
         a = advise(obs, estimator=estimator, worlds=worlds, time_limit=time_limit)
     except KeyboardInterrupt:
-        raise CliError("interrupted before a world was played", EXIT_INTERRUPTED) from None
+        raise CliError("interrupted before every move had a world played", EXIT_INTERRUPTED) from None
     if as_json:
         click.echo(dumps(a.to_json()))
         _stop_if_interrupted(a.stats)
