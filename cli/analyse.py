@@ -7,7 +7,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from cli.common import EXIT_INTERRUPTED, CliError, console, describe_illegal, load_source
+from cli.common import EXIT_INTERRUPTED, CliError, console, load_played_record
 from cli.options import MEMORY_MB, SECONDS
 from model.errors import IllegalMoveError
 from model.game import count_text
@@ -59,19 +59,12 @@ def analyse(record: str, objective: str, time_per_move: float, memory_limit: int
     """
     if time_per_move != time_per_move:  # NaN passes FloatRange
         raise CliError("--time-per-move must be a number of seconds, not nan")
-    src = load_source(record)
-    if src.kind != "plan" or src.plan is None:
-        raise CliError(f"{src.name}: analyse needs a game record (a deal or a position, and "
-                       f"its moves), not a {src.kind}")
-    plan = src.plan
-    rep = plan.replay()
-    if rep.error is not None:
-        raise CliError(f"{src.name}: {describe_illegal(plan, rep.error)}")
+    name, plan = load_played_record(record, "analyse")
     try:
         a = analyse_game(plan.start, plan.moves, objective, time_per_move,
                          memory_limit_mb=memory_limit)
     except IllegalMoveError as exc:  # pragma: no cover - replayed above
-        raise CliError(f"{src.name}: {exc}") from None
+        raise CliError(f"{name}: {exc}") from None
     if as_json:
         click.echo(dumps(a.to_json()))
         _stop_if_interrupted(a.stats)

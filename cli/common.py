@@ -320,6 +320,21 @@ def resolve_game(source: Source, step: int | None = None) -> Game:
     return rep.game
 
 
+def load_played_record(record: str, command: str) -> tuple[str, Plan]:
+    """The name and game record of ``record`` (a path, or ``-``) that ``command``
+    (``analyse``, ``review``) reads, replayed: :class:`CliError` for a file that is not a
+    game record or a record with an illegal move."""
+    src = load_source(record)
+    if src.kind != "plan" or src.plan is None:
+        raise CliError(f"{src.name}: {command} needs a game record (a deal or a position, and "
+                       f"its moves), not a {src.kind}")
+    plan = src.plan
+    rep = plan.replay()
+    if rep.error is not None:
+        raise CliError(f"{src.name}: {describe_illegal(plan, rep.error)}")
+    return src.name, plan
+
+
 def describe_illegal(plan: Plan, error: IllegalMoveError) -> str:
     """``move N (T.. P.. place 7r → row 1 slot 4): illegal (R5): reason`` for the first
     illegal move of ``plan`` found by :meth:`~model.records.Plan.replay`."""

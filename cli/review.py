@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from bots.advice import ESTIMATOR_TEXT, ESTIMATORS
-from cli.common import EXIT_INTERRUPTED, CliError, console, describe_illegal, load_source
+from cli.common import EXIT_INTERRUPTED, CliError, console, load_played_record
 from cli.files import check_new_file
 from cli.options import COUNT, SECONDS, WORKERS
 from model.errors import IllegalMoveError
@@ -77,16 +77,9 @@ def review(record: str, worlds: int, estimator: str, candidates: int, time_limit
         check_new_file(plot_path, "--plot")
         if not plot_path.lower().endswith((".png", ".svg")):
             raise CliError(f"{plot_path}: --plot draws .png or .svg files")
-    src = load_source(record)
-    if src.kind != "plan" or src.plan is None:
-        raise CliError(f"{src.name}: review needs a game record (a deal or a position, and "
-                       f"its moves), not a {src.kind}")
-    plan = src.plan
-    rep = plan.replay()
-    if rep.error is not None:
-        raise CliError(f"{src.name}: {describe_illegal(plan, rep.error)}")
+    name, plan = load_played_record(record, "review")
     if not plan.moves:
-        raise CliError(f"{src.name}: the record has no moves to review")
+        raise CliError(f"{name}: the record has no moves to review")
 
     def progress(done: int, total: int) -> None:
         if not quiet:
@@ -97,7 +90,7 @@ def review(record: str, worlds: int, estimator: str, candidates: int, time_limit
                         progress=progress, open_hand=open_hand, estimator=estimator,
                         candidates=candidates, seed=bot_seed, workers=workers)
     except IllegalMoveError as exc:  # pragma: no cover - replayed above
-        raise CliError(f"{src.name}: {exc}") from None
+        raise CliError(f"{name}: {exc}") from None
     plot_error = None
     if plot_path is not None and r.moves:
         try:

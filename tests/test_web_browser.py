@@ -124,8 +124,9 @@ def hand_button(page, player: int, card: str, skip_marked: bool = True):
     raise AssertionError(f"no free {card} in player {player}'s hand")
 
 
-def click_move(page, move: Move) -> None:
-    """Make ``move`` the way a person does: card, slot(s), discards, Confirm."""
+def click_move(page, move: Move, wait: bool = True) -> None:
+    """Make ``move`` the way a person does: card, slot(s), discards, Confirm; with ``wait``,
+    until the page shows the next turn."""
     turn = int(page.get_attribute("body", "data-turn"))
     if move.kind == DISCARD:
         page.click("#discard-two")
@@ -138,7 +139,8 @@ def click_move(page, move: Move) -> None:
     for card in move.discard:
         hand_button(page, move.player, card.text).click()
     page.click("#confirm")
-    page.wait_for_selector(f"body[data-turn='{turn + 1}']")
+    if wait:
+        page.wait_for_selector(f"body[data-turn='{turn + 1}']")
 
 
 def slot_card(page, row: int, slot: int) -> str | None:
@@ -253,17 +255,7 @@ def my_move(page, mirror: Game) -> None:
     clicked; waits until the page shows a later turn."""
     move = GreedyBot().choose(observe(mirror))
     turn = mirror.turn
-    if move.kind == DISCARD:
-        page.click("#discard-two")
-    else:
-        hand_button(page, move.player, move.card.text, skip_marked=False).click()
-        page.click(f"#slot-{move.row}-{move.slot}")
-        if move.kind == CAMPFIRE:
-            page.click(f"#slot-{move.to_row}-{move.to_slot}")
-        page.wait_for_function("document.getElementById('pending').textContent.length > 0")
-    for card in move.discard:
-        hand_button(page, move.player, card.text).click()
-    page.click("#confirm")
+    click_move(page, move, wait=False)  # the bots may move next: the turn jumps
     mirror.push(move)
     page.wait_for_function(f"+document.body.dataset.turn > {turn}")
 

@@ -745,16 +745,25 @@ def reveal_step(session: Session, k: int,
     line = solution_line(session, solver)
     if not 0 <= k <= len(line):
         raise NotFound(f"the solution has steps 0..{len(line)}, not {k}")
-    game = session.start_game()
-    text = "the start"
+    return {**line_step(session.start_game(), line, k, "Solution", hands=False,
+                        before="the start"), "source": session.reference_source}
+
+
+def line_step(start: Game, line: list[Move], k: int, title: str, hands: bool,
+              before: str) -> dict[str, Any]:
+    """Step ``k`` (0 = ``start``, called ``before``) of ``line`` played from ``start``:
+    ``{"step", "total", "text", "move", "cards_out", "outcome", "svg"}``, the picture titled
+    ``title`` (with the hands when ``hands``). The caller checks ``0 <= k <= len(line)``."""
+    g = start.copy()
+    text = before
     for m in line[:k]:
-        text = game.move_text(m)
-        game.push(m)
+        text = g.move_text(m)
+        g.push(m)
     last = line[k - 1] if k else None
     return {"step": k, "total": len(line), "text": text,
-            "move": last.to_json() if last else None, "source": session.reference_source,
-            "cards_out": len(game.out), "outcome": game.outcome(),
-            "svg": game_svg(game, f"Solution, step {k} of {len(line)}", hands=False,
+            "move": last.to_json() if last else None, "cards_out": len(g.out),
+            "outcome": g.outcome(),
+            "svg": game_svg(g, f"{title}, step {k} of {len(line)}", hands=hands,
                             marks=move_marks(last))}
 
 

@@ -14,9 +14,8 @@ from typing import Any
 from model.deal import Deal
 from model.game import Game
 from model.moves import Move
-from render.frames import move_marks
-from render.svg import game_svg
 from solver.result import LOSS, UNKNOWN, WIN
+from web import games
 
 
 def review_data(start: Deal | Game, moves: list[Move], seconds: float,
@@ -108,17 +107,8 @@ def line_step(start: Game, line: list[Move], k: int) -> dict[str, Any]:
     Raises ``IndexError`` for a ``k`` out of range."""
     if not 0 <= k <= len(line):
         raise IndexError(f"the winning line has steps 0..{len(line)}, not {k}")
-    g = start.copy()
-    text = "the position before the winning line"
-    for m in line[:k]:
-        text = g.move_text(m)
-        g.push(m)
-    last = line[k - 1] if k else None
-    return {"step": k, "total": len(line), "text": text,
-            "move": last.to_json() if last else None, "cards_out": len(g.out),
-            "outcome": g.outcome(),
-            "svg": game_svg(g, f"Winning line, step {k} of {len(line)}", hands=True,
-                            marks=move_marks(last))}
+    return games.line_step(start, line, k, "Winning line", hands=True,
+                           before="the position before the winning line")
 
 
 __all__ = ["line_step", "review_data", "silent_review"]
