@@ -63,7 +63,9 @@ def test_state_agrees_with_the_engine(client):
         expected.setdefault(pl.card.text, []).append(
             {"row": pl.row, "slot": pl.slot, "to_row": pl.to_row, "to_slot": pl.to_slot,
              "cost": pl.cost})
-    assert state["targets"] == expected
+    assert {card: [{k: v for k, v in t.items() if k != "why"} for t in ts]
+            for card, ts in state["targets"].items()} == expected
+    assert all(t["why"].endswith(")") for ts in state["targets"].values() for t in ts)
     assert all(v is None for v in svg_cards(state["svg"]).values())
     assert len(svg_cards(state["svg"])) == game.rules.mountain_slots
     assert set(state["card_svgs"]) == {c.text for h in game.hands for c in h}
