@@ -30,6 +30,8 @@ from model.observation import observe
 from model.rules import RuleSet
 from solver import solve
 
+pytestmark = pytest.mark.slow
+
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = Path(os.environ.get("ASCENT_ARTIFACTS", ROOT / "test-artifacts"))
@@ -100,9 +102,24 @@ def browser():
             b.close()
 
 
+#: A script run before the page's own: the walkthrough of a first visit counts as seen.
+WALKED = "localStorage.setItem('ascent.walkthrough', 'done')"
+
+
+def new_page(browser, walked: bool = True, **options):
+    """A page in a fresh browser context (its own localStorage); with ``walked`` the
+    first visit's walkthrough is marked as seen before the page loads. The context closes
+    with the browser."""
+    context = browser.new_context(**options)
+    pg = context.new_page()
+    if walked:
+        pg.add_init_script(WALKED)
+    return pg
+
+
 @pytest.fixture()
 def page(browser):
-    pg = browser.new_page(viewport={"width": 1200, "height": 900})
+    pg = new_page(browser, viewport={"width": 1200, "height": 900})
     yield pg
     pg.close()
 
@@ -269,7 +286,7 @@ def shot(page, name: str) -> Path:
 
 
 def test_play_the_real_game_to_its_end_and_step_through_the_review(server, browser):
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
     try:
         page.goto(silent_url(server, SILENT_SEED))
         mirror = Game(Deal.from_seed(SILENT_SEED, 3, RuleSet.tiny()))
@@ -291,7 +308,7 @@ def test_play_the_real_game_to_its_end_and_step_through_the_review(server, brows
         summary = page.inner_text("#review-summary")
         losing = int(summary.split("move ")[1].split(" ")[0])
         assert summary.startswith("Lost by move") and page.locator("#review-moves li.losing").count() == 1
-        assert "the losing move" in page.locator("#review-moves li").nth(losing - 1).inner_text()
+        assert "the losing move" in page.locator("#review-moves li").nth(losing - 1).text_content()  # folded
         assert page.inner_text("#review-reason").startswith("Why: ")
         if importlib.util.find_spec("bots.review") is not None:  # the silent review's line
             assert page.inner_text("#review-silent").startswith("Silent review (the best bot's view")
@@ -313,7 +330,7 @@ def test_play_the_real_game_to_its_end_and_step_through_the_review(server, brows
 
 
 def test_reload_in_the_middle_of_a_game_and_go_on(server, browser):
-    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = new_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True)
     try:
         page.goto(silent_url(server, 5, seat=2))
         mirror = Game(Deal.from_seed(5, 3, RuleSet.tiny()))
@@ -338,7 +355,7 @@ def test_reload_in_the_middle_of_a_game_and_go_on(server, browser):
 
 def test_a_restart_of_the_server_keeps_the_game(browser, tmp_path):
     proc, url = start_server(tmp_path)
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
     try:
         page.goto(silent_url(url, 5))
         mirror = Game(Deal.from_seed(5, 3, RuleSet.tiny()))
