@@ -170,7 +170,7 @@ def test_a_whole_silent_game_by_keyboard_with_the_audit(server, browser, size):
         page.wait_for_selector("body[data-review='done']")
         lead = page.inner_text("#review-lead")
         losing = int(page.inner_text("#review-summary").split("move ")[1].split(" ")[0])
-        assert lead.startswith(f"The game was lost at move {losing}, ")
+        assert lead.startswith(f"Move {losing} lost the game (T{losing} ")
         assert page.locator("#review-lead a.ruling").count() >= 1  # the ruling, linked
         shot(page, f"page-review-{size}.png")
         audit(page, "the review")

@@ -748,12 +748,12 @@ function leadSentence(r) {
   const g = ui.game;
   if (g.outcome === "win") return "";
   if (r.losing_move !== null && r.losing_move !== undefined) {
-    const who = r.losing_text || `move ${r.losing_move}`;
-    const why = r.reason && r.reason.text ? ` ${r.reason.text}` : "";
-    const instead = r.best_instead ? ` ${r.best_instead} would have kept it winnable.` : "";
-    return `The game was lost at move ${r.losing_move}, ${who}: before it a win was still possible, after it none was.${why}${instead}`;
+    const what = r.losing_text ? ` (${r.losing_text})` : "";
+    let why = r.reason && r.reason.text ? r.reason.text.split("for example: ").pop().trim() : "";
+    why = why ? `: after it, ${why[0].toLowerCase()}${why.slice(1)}` : ": before it the game could be won, after it no longer.";
+    return `Move ${r.losing_move} lost the game${what}${why}`;
   }
-  if (r.start_verdict === "loss") return "This deal could not be won whatever anyone played: the review found no winning line even with every card known.";
+  if (r.start_verdict === "loss") return "This deal could not be won whatever anyone played: even with every card known there is no winning line.";
   return r.summary || "";
 }
 
