@@ -128,14 +128,14 @@ function fitMountain(svg) {
   for (const [r, at] of Object.entries(rows)) {
     const t = document.createElementNS(SVGNS, "text");
     t.setAttribute("x", at.x - 4);
-    t.setAttribute("y", at.y + 8);
+    t.setAttribute("y", at.y + 10);
     t.setAttribute("text-anchor", "end");
     t.setAttribute("class", "row-label");
     t.setAttribute("aria-hidden", "true");
     t.textContent = +r === peak ? "▲" : r;
     svg.appendChild(t);
   }
-  const left = x0 - 30;
+  const left = x0 - 38;
   svg.setAttribute("viewBox", `${left} ${y0 - 6} ${x1 - left + 6} ${y1 - y0 + 12}`);
   svg.removeAttribute("width");
   svg.removeAttribute("height");
@@ -352,9 +352,9 @@ function badge(el, text) {
   g.setAttribute("class", "badge");
   g.setAttribute("aria-hidden", "true");
   const c = document.createElementNS(SVGNS, "circle");
-  c.setAttribute("cx", b.x + b.width / 2); c.setAttribute("cy", b.y + b.height / 2); c.setAttribute("r", 13);
+  c.setAttribute("cx", b.x + b.width / 2); c.setAttribute("cy", b.y + b.height / 2); c.setAttribute("r", 17);
   const t = document.createElementNS(SVGNS, "text");
-  t.setAttribute("x", b.x + b.width / 2); t.setAttribute("y", b.y + b.height / 2 + 6);
+  t.setAttribute("x", b.x + b.width / 2); t.setAttribute("y", b.y + b.height / 2 + 8);
   t.setAttribute("text-anchor", "middle");
   t.textContent = text;
   g.append(c, t);
@@ -933,7 +933,8 @@ function rowPic(cards, caption) {
 
 function mountainPic() {
   let s = "";
-  const rows = [["S"], ["5g", "_"], ["2r", "6b", "_"], ["4g", "1b", "7r", "B"]];
+  // a legal mountain of 3 rows under way: the Summit waits for full rows and no Bridge (R10)
+  const rows = [["_"], ["5g", "_"], ["2r", "6b", "_"], ["4g", "1b", "B", "7r"]];
   rows.forEach((row, i) => {
     const y = 4 + i * 40;
     const x0 = 4 + (3 - i) * 20;
