@@ -287,3 +287,30 @@ def test_numbers_in_the_address_are_strict(server, browser):
         assert "?players=3x is not a whole number" in page.inner_text("#message")
     finally:
         page.close()
+
+
+def test_a_tiny_deal_won_by_keyboard_campfire_included(server, browser):
+    """The solver's winning plan of the open tiny deal (placements, Campfires and a discard
+    turn), made with the keyboard only on a phone's screen."""
+    from solver import solve
+    from tests.test_web_browser import SEED
+
+    deal = Deal.from_seed(SEED, 1, RuleSet.tiny())
+    plan = solve(deal, "none", time_limit=20).plan.moves
+    assert {m.kind for m in plan} >= {"place", "campfire", "discard"}
+    page = new_page(browser, **SIZES["390x844"])
+    try:
+        page.goto(f"{server}/?seed={SEED}&rules=preset=tiny")
+        page.wait_for_selector("body[data-ready='1']")
+        game = Game(deal)
+        for move in plan:
+            key_move(page, move)
+            game.push(move)
+            page.wait_for_selector(f"body[data-turn='{game.turn}']")
+        assert page.get_attribute("body", "data-outcome") == "win"
+        assert all(slot_card(page, r, s) == (c.text if (c := game.card_at(r, s)) else None)
+                   for r in range(1, game.rules.peak_row + 1)
+                   for s in range(1, game.rules.row_length(r) + 1))
+        shot(page, "page-won-by-keyboard-390x844.png")
+    finally:
+        page.close()
