@@ -139,6 +139,7 @@ function fitMountain(svg) {
   svg.setAttribute("viewBox", `${left} ${y0 - 6} ${x1 - left + 6} ${y1 - y0 + 12}`);
   svg.removeAttribute("width");
   svg.removeAttribute("height");
+  svg.style.maxWidth = `${Math.round((x1 - left + 6) * 1.5)}px`;  // a small mountain is not blown up
   const bg = svg.querySelector(":scope > rect");
   if (bg) { bg.setAttribute("x", left); bg.setAttribute("y", y0 - 6); bg.setAttribute("width", x1 - left + 6); bg.setAttribute("height", y1 - y0 + 12); }
 }
@@ -936,11 +937,11 @@ function mountainPic() {
   // a legal mountain of 3 rows under way: the Summit waits for full rows and no Bridge (R10)
   const rows = [["_"], ["5g", "_"], ["2r", "6b", "_"], ["4g", "1b", "B", "7r"]];
   rows.forEach((row, i) => {
-    const y = 4 + i * 40;
+    const y = 4 + i * 50;
     const x0 = 4 + (3 - i) * 20;
     row.forEach((c, j) => { s += cardPic(c, x0 + j * 40, y, ""); });
   });
-  return `<svg viewBox="0 0 172 172" width="172" height="172" aria-hidden="true">${s}</svg>`;
+  return `<svg viewBox="0 0 172 204" width="172" height="204" aria-hidden="true">${s}</svg>`;
 }
 
 const RULES = [
