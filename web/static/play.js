@@ -324,6 +324,7 @@ async function botMove() {
 }
 
 function myCards() {
+  if (!ui.game) return [];
   return [...document.querySelectorAll(`.hand[data-player="${ui.game.to_move}"] button.card`)];
 }
 
