@@ -18,7 +18,6 @@ const ui = {
 };
 
 const $ = (id) => document.getElementById(id);
-const SVGNS = "http://www.w3.org/2000/svg";
 
 async function api(method, path, body) {
   const opts = { method, headers: {} };
@@ -126,7 +125,7 @@ function fitMountain(svg) {
   }
   const peak = Math.max(...Object.keys(rows).map(Number));
   for (const [r, at] of Object.entries(rows)) {
-    const t = document.createElementNS(SVGNS, "text");
+    const t = document.createElementNS(svg.namespaceURI, "text");
     t.setAttribute("x", at.x - 4);
     t.setAttribute("y", at.y + 10);
     t.setAttribute("text-anchor", "end");
@@ -350,12 +349,13 @@ function markOf(t) {
 
 function badge(el, text) {
   const b = el.getBBox();
-  const g = document.createElementNS(SVGNS, "g");
+  const ns = el.namespaceURI;  // the SVG namespace, taken from the drawing
+  const g = document.createElementNS(ns, "g");
   g.setAttribute("class", "badge");
   g.setAttribute("aria-hidden", "true");
-  const c = document.createElementNS(SVGNS, "circle");
+  const c = document.createElementNS(ns, "circle");
   c.setAttribute("cx", b.x + b.width / 2); c.setAttribute("cy", b.y + b.height / 2); c.setAttribute("r", 17);
-  const t = document.createElementNS(SVGNS, "text");
+  const t = document.createElementNS(ns, "text");
   t.setAttribute("x", b.x + b.width / 2); t.setAttribute("y", b.y + b.height / 2 + 8);
   t.setAttribute("text-anchor", "middle");
   t.textContent = text;
