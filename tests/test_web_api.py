@@ -399,3 +399,20 @@ def test_a_published_puzzle_is_served_as_frozen_without_an_archive_option():
     with TestClient(create_app()) as c:
         public = c.get("/api/daily/2026-12-29?kind=position&size=full").json()
         assert public == {k: v for k, v in record.items() if k not in ("solution", "key_moves")}
+
+
+def test_the_page_names_the_mini_rules_as_the_command_line_does():
+    """The page's rules line for the daily mini puzzle is the name ``ascent daily`` prints,
+    and ``preset=`` accepts it back: the same game as the daily mini rules."""
+    from puzzles.daily import MINI_RULES
+    from tests.test_cli import run
+
+    with TestClient(create_app()) as c:
+        r = c.post("/api/games", json={"daily": "2026-12-01", "kind": "deal", "size": "mini"})
+        assert r.status_code == 201, r.text
+        name = r.json()["rules_text"]
+    printed = run("daily", "--date", "2026-12-01", "--size", "mini")
+    assert printed.exit_code == 0, printed.stderr
+    assert f"rules: {name} (20 cards)" in printed.stdout
+    assert name == "mini"
+    assert RuleSet.from_options([f"preset={name}"]) == MINI_RULES
