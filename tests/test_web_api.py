@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import signal
 import warnings
 
 import pytest
@@ -416,3 +417,25 @@ def test_the_page_names_the_mini_rules_as_the_command_line_does():
     assert f"rules: {name} (20 cards)" in printed.stdout
     assert name == "mini"
     assert RuleSet.from_options([f"preset={name}"]) == MINI_RULES
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_serve_stops_cleanly_on_ctrl_c_and_sigterm(tmp_path, signum):
+    """Ctrl-C (SIGINT) and SIGTERM are how a server is stopped: uvicorn shuts down and
+    ``ascent serve`` exits 0, without ``ascent: error: interrupted``. The signal goes to the
+    child once its main loop runs and it has answered over HTTP."""
+    import urllib.request
+
+    from tests import signalling
+
+    proc = signalling.start(["serve", "--port", "0", "--data", str(tmp_path), "--jobs", "1",
+                             "--log-level", "warning"], "serving")
+    signalling.wait_ready(proc, "serving", timeout=120)
+    started = proc.stderr.readline()  # written before uvicorn starts, so already there
+    url = re.search(r"serving on (http://\S+?)/? ", started).group(1)
+    with urllib.request.urlopen(url + "/api", timeout=60) as r:
+        assert r.status == 200
+    proc.send_signal(signum)
+    out, err = signalling.finish(proc)
+    assert proc.returncode == 0, (proc.returncode, err)
+    assert "interrupted" not in err and "Traceback" not in err, err
