@@ -65,6 +65,24 @@ def test_an_answer_without_its_deal_is_bad_input(cmd):
     check(run(*cmd, input='{"verdict":"win","best_progress":{}}'), 2, "deal")
 
 
+@pytest.mark.parametrize("record, where", [
+    ({"deal": {"decks": [["1r"], ["1r", "zz"]]}, "moves": []}, "deal.decks, deck 2: bad card 'zz'"),
+    ({"deal": {"decks": [["1r"], "1r"]}, "moves": []}, "deal.decks, deck 2 must be a list"),
+    ({"position": {"mountain": [["1r"], ["zz"]], "hands": [[]], "decks": [[]]}, "moves": []},
+     "mountain, row 2: bad card 'zz'"),
+    ({"position": {"mountain": [], "hands": [[], ["zz"]], "decks": [[], []]}, "moves": []},
+     "hands, P2's hand: bad card 'zz'"),
+    ({"position": {"mountain": [], "hands": [[]], "decks": [["zz"]]}, "moves": []},
+     "decks, P1's deck: bad card 'zz'"),
+])
+def test_a_bad_card_list_is_named_as_the_game_numbers_it_not_as_a_json_index(record, where):
+    """Decks, hands and rows are numbered from 1 in words (deck 2, P2's hand, row 2), as the
+    game numbers them; an index in brackets would read as a JSON index, counted from 0."""
+    result = run("replay", "-", input=json.dumps(record))
+    check(result, 2, where)
+    assert "[" not in result.stderr
+
+
 @pytest.mark.parametrize("text", [
     '{"decks":[["7r"]],"rules":{"rows":Infinity}}',
     '{"decks":[["7r"]],"rules":{"rows":-Infinity}}',
