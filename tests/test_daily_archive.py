@@ -234,6 +234,7 @@ def test_committed_archive_files_are_what_the_generator_makes():
         assert check_record(json.loads(text), date, "deal", "mini", quick=False, text=text) == []
 
 
+@pytest.mark.slow
 def test_committed_week_of_every_kind_and_size_is_rebuilt_from_its_candidates(tmp_path):
     """A week (Monday to Sunday: every band) of each kind and size, as committed: every
     candidate is evaluated again by the generator and must give the same record (the full

@@ -270,6 +270,7 @@ def _stopped(args: list[str], hook: str, signum: int) -> str:
     return out
 
 
+@pytest.mark.slow
 def test_sigterm_stops_the_dfs_like_ctrl_c_and_keeps_the_best_win():
     # signalled once the beams' win is in and the search for a better one runs
     out = _stopped(["solve", "--seed", "42", "--players", "3", "--objective", "waste",
@@ -277,6 +278,7 @@ def test_sigterm_stops_the_dfs_like_ctrl_c_and_keeps_the_best_win():
     assert out.startswith("win in ") and "interrupted" in out
 
 
+@pytest.mark.slow
 def test_sigint_stops_hint_and_prints_the_moves_rated_so_far():
     out = _stopped(["hint", "--seed", "2", "--objective", "waste", "--time-limit", "600"],
                    "optimising", signal.SIGINT)
@@ -296,6 +298,7 @@ def test_sigterm_stops_analyse_and_prints_the_positions_solved_so_far(tmp_path):
     assert 0 < data["stats"]["solved_positions"] < len(data["positions"])
 
 
+@pytest.mark.slow
 def test_kill_int_of_the_portfolio_parent_keeps_the_dfs_win():
     proc = signalling.start(["solve", "--seed", "1", "--solver", "portfolio", "--objective",
                              "waste", "--time-limit", "none", "--json"], "optimising")
@@ -491,6 +494,7 @@ def test_benchmark_writes_a_new_folder_unless_out_names_one(tmp_path):
     assert {p.name: p.stat().st_mtime_ns for p in results.iterdir()} == before
 
 
+@pytest.mark.slow
 def test_benchmark_resume_skips_done_rows_and_retries_unknowns_when_the_limit_grew(tmp_path):
     out = tmp_path / "run"
     solver = "tests.test_hardening:unknown_solve"

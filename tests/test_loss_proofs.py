@@ -124,6 +124,7 @@ def test_the_loss_model_is_never_infeasible_from_a_won_mid_game_position(deal: D
         assert relaxation_reason(stats["groups"]).text.endswith(".")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [4, 5])
 def test_the_loss_model_agrees_with_the_dfs_for_four_and_five_players(players: int) -> None:
     rules = RuleSet.from_options(["preset=tiny", "rows=3", "values=3", "copies=3"])
