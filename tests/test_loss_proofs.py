@@ -237,6 +237,7 @@ def test_search_and_relaxation_reasons_are_sentences() -> None:
     assert text.startswith("No schedule") and " and " in text
 
 
+@pytest.mark.slow
 def test_the_losing_move_benchmark_runs_resumes_and_reports(tmp_path) -> None:
     from benchmarks.losing_move import main as bench
 
