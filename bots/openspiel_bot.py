@@ -60,7 +60,7 @@ class GreedyRolloutEvaluator:
 def game_string(observation: Observation) -> str:
     """The ``pyspiel.load_game`` string of the observation's player count and rules."""
     rules = observation.rules
-    opts = [f"preset:{rules.preset}"] + [o.replace("=", ":", 1) for o in rules.changed_options()]
+    opts = [f"preset:{rules.preset_name}"] + [o.replace("=", ":", 1) for o in rules.changed_options()]
     return f"{og.SHORT_NAME}(players={observation.players},rules={';'.join(opts)})"
 
 

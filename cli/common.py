@@ -465,7 +465,7 @@ def render_game(game: Game, title: str | None = None) -> RenderableType:
     rules = game.rules
     parts: list[RenderableType] = []
     head = Text(title or "Mountain", style="bold")
-    if rules.changed_options() or rules.preset != "standard":
+    if rules.changed_options() or rules.preset_name != "standard":
         head.append(f"  (rules: {rules.describe()})", style="dim")
     parts.append(head)
     parts.append(render_mountain(game))

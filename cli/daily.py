@@ -13,6 +13,7 @@ from cli.common import EXIT_INTERRUPTED, CliError, console, render_game
 from model.cards import parse_cards
 from model.game import count_text
 from model.records import dumps, position_from_data
+from model.rules import RuleSet
 from puzzles.archive import ArchiveError, check_dir
 from puzzles.check import find
 from puzzles.dates import KINDS, SIZES, DateError, parse_date, today_utc
@@ -59,8 +60,9 @@ def _print_puzzle(rec: dict) -> None:
                    style="bold"))
     if kind == "deal":
         deck = parse_cards(rec["deal"]["decks"][0])
-        out.print(f"Solo deal, rules: {'standard' if size == 'full' else 'mini'} "
-                  f"({len(deck)} cards). Your deck, top card first:")
+        # the record's rules, named as --rules preset=NAME accepts them (standard or mini)
+        rules = RuleSet.from_options(rec["rules"]).describe()
+        out.print(f"Solo deal, rules: {rules} ({len(deck)} cards). Your deck, top card first:")
         from cli.common import cards_text
 
         for i in range(0, len(deck), 17):

@@ -22,7 +22,7 @@ def deal_text(deal: Deal) -> str:
     lines = [f"# ascent deal: {seed}{deal.players} player{'s' if deal.players > 1 else ''}, "
              f"{count_text(sum(len(d) for d in deal.decks), 'card')}, decks top card first"]
     if rules != RuleSet.standard():
-        lines.append("rules: " + " ".join([f"preset={rules.preset}", *rules.changed_options()]))
+        lines.append("rules: " + " ".join([f"preset={rules.preset_name}", *rules.changed_options()]))
     lines += [f"P{p + 1}: {format_cards(d)}".rstrip() for p, d in enumerate(deal.decks)]
     return "\n".join(lines)
 

@@ -44,7 +44,8 @@ def serve(host: str, port: int, archive: str | None, data: str | None, jobs: int
 
     Every move is checked by the rules engine on the server; the JSON API is listed at
     /api and in docs/web.md. Games are kept in SQLite under --data and reopen from their
-    link /g/ID after a restart. Stop with Ctrl-C.
+    link /g/ID after a restart. Stop with Ctrl-C (or SIGTERM): the server shuts down and
+    exits 0.
 
     \b
     Examples:
@@ -95,10 +96,17 @@ def serve(host: str, port: int, archive: str | None, data: str | None, jobs: int
     click.echo(f"ascent: serving on {url}/ (Ctrl-C stops); games kept in {folder}", err=True)
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        # Ctrl-C or SIGTERM once uvicorn had taken the signals over: it shut down cleanly,
+        # then raised the signal again as it returned. Stopping is the normal end of a
+        # server: exit 0, as uvicorn does. A signal before that (start-up) is an interrupt.
+        if not server.should_exit:
+            raise
     except OSError as exc:
         raise CliError(f"cannot serve on {host}:{actual} ({exc.strerror or exc})") from None
     except SystemExit:  # uvicorn's own exit on a failed start (it has logged why)
         raise CliError(f"cannot serve on {host}:{actual}") from None
+    click.echo("ascent: the server stopped", err=True)
 
 
 def _bind(host: str, port: int) -> socket.socket:

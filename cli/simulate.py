@@ -195,24 +195,61 @@ def _check_records_dir(path: str) -> None:
         raise CliError(f"--records {path}: the folder is not writable")
 
 
-def _print_table(bot: str, lines: list[dict], rules: RuleSet) -> None:
+def _cells(ln: dict) -> dict[str, str]:
+    """One report line's cells, by column header (every column of the full table)."""
+    def num(x, fmt="{:.1f}"):
+        return "-" if x is None else fmt.format(x)
+
+    return {
+        "players": ln["players"], "games": str(ln["games"]), "won": str(ln["won"]),
+        "win": _pct(ln["win"]), "95% interval": _interval(ln["interval"]),
+        "price of silence": (f"{100 * ln['price']:+.1f} pts {_interval(ln['price_interval'])}"
+                             if "price" in ln else "-"),
+        "open-hand win": (f"{_pct(ln['open_win'])} {_interval(ln['open_interval'])}"
+                          if "open_win" in ln else "-"),
+        "out at win": num(ln["out_at_win"]), "slots at loss": num(ln["slots_at_loss"]),
+        "silent/open": _pct(ln.get("silent_share")), "s/game": num(ln["seconds_per_game"], "{:.2f}"),
+    }
+
+
+#: The table's columns, in the order shown; :data:`DROP_ORDER` says which go first when the
+#: terminal is too narrow for all of them (the first five always stay).
+COLUMN_ORDER = ("players", "games", "won", "win", "95% interval", "slots at loss", "out at win",
+                "s/game", "open-hand win", "price of silence", "silent/open")
+DROP_ORDER = ("s/game", "silent/open", "slots at loss", "out at win", "open-hand win",
+              "price of silence")
+
+
+def _table(bot: str, lines: list[dict], rules: RuleSet, columns: list[str]):
     from rich.table import Table
 
     t = Table(title=f"ascent simulate --bot {bot} ({rules.describe()})")
-    for col in ("players", "games", "won", "win", "95% interval", "slots at loss",
-                "out at win", "s/game", "open-hand win", "price of silence", "silent/open"):
+    for col in columns:
         t.add_column(col, justify="right")
     for ln in lines:
-        def num(x, fmt="{:.1f}"):
-            return "-" if x is None else fmt.format(x)
-        t.add_row(
-            ln["players"], str(ln["games"]), str(ln["won"]), _pct(ln["win"]),
-            _interval(ln["interval"]), num(ln["slots_at_loss"]), num(ln["out_at_win"]),
-            num(ln["seconds_per_game"], "{:.2f}"),
-            (f"{_pct(ln['open_win'])} {_interval(ln['open_interval'])}" if "open_win" in ln else "-"),
-            (f"{100 * ln['price']:+.1f} pts {_interval(ln['price_interval'])}" if "price" in ln else "-"),
-            _pct(ln.get("silent_share")),
-        )
+        cells = _cells(ln)
+        t.add_row(*(cells[c] for c in columns))
+    return t
+
+
+def _print_table(bot: str, lines: list[dict], rules: RuleSet) -> None:
+    """The report as a table that fits the console's width (the terminal's, ``COLUMNS``, or
+    200 columns in a pipe): columns of :data:`DROP_ORDER` are left out, first to last, until
+    it does, and a line below names them. ``--json`` and the database keep every figure."""
+    from rich.measure import Measurement
+
     out = console()
-    out.width = max(out.width, 170)  # one line per player count, also in a pipe
+    columns = list(COLUMN_ORDER)
+    left_out: list[str] = []
+    t = _table(bot, lines, rules, columns)
+    unbounded = out.options.update(width=10_000)  # the table's natural width, unwrapped
+    for col in DROP_ORDER:
+        if Measurement.get(out, unbounded, t).maximum <= out.width:
+            break
+        columns.remove(col)
+        left_out.append(col)
+        t = _table(bot, lines, rules, columns)
     out.print(t)
+    if left_out:
+        out.print(f"({', '.join(left_out)}: left out at {out.width} columns; every column is "
+                  "in --json and the database)", soft_wrap=False)

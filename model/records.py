@@ -149,10 +149,13 @@ def _cards(raw: Any, what: str) -> list:
         raise RecordError(f"{what}: {exc}") from None
 
 
-def _card_lists(raw: Any, what: str) -> list[list]:
+def _card_lists(raw: Any, what: str, item: str) -> list[list]:
+    """The lists of card texts of the field ``what``. An error names the list as the game
+    numbers it, from 1, never as a JSON index: ``item`` is a template such as ``"deck {}"``
+    (``deal.decks, deck 2``), ``"row {}"`` or ``"P{}'s hand"``."""
     if not isinstance(raw, list):
         raise RecordError(f"{what} must be a list of lists of card texts")
-    return [_cards(x, f"{what}[{i + 1}]") for i, x in enumerate(raw)]
+    return [_cards(x, f"{what}, {item.format(i + 1)}") for i, x in enumerate(raw)]
 
 
 def rules_from_data(raw: Any) -> RuleSet:
@@ -168,7 +171,7 @@ def deal_from_data(raw: Any, rules: RuleSet) -> Deal:
     """A :class:`Deal` from a record's ``deal`` object; the decks must hold the whole deck."""
     if not isinstance(raw, dict):
         raise RecordError("deal must be a JSON object with players and decks")
-    decks = _card_lists(raw.get("decks"), "deal.decks")
+    decks = _card_lists(raw.get("decks"), "deal.decks", "deck {}")
     players = raw.get("players", len(decks))
     if players != len(decks):
         raise RecordError(f"deal.players is {quoted(players)} but {len(decks)} decks are given")
@@ -295,12 +298,12 @@ def position_from_data(data: Any) -> Game:
     for key in ("mountain", "hands", "decks"):
         if key not in data:
             raise RecordError(f"a position needs the key {key!r}")
-    mountain = _card_lists(data["mountain"], "mountain")
-    hands = _card_lists(data["hands"], "hands")
+    mountain = _card_lists(data["mountain"], "mountain", "row {}")
+    hands = _card_lists(data["hands"], "hands", "P{}'s hand")
     players = data.get("players", len(hands))
     if players != len(hands) or isinstance(players, bool):
         raise RecordError(f"players is {quoted(players)} but {len(hands)} hands are given")
-    decks = _card_lists(data["decks"], "decks")
+    decks = _card_lists(data["decks"], "decks", "P{}'s deck")
     out = _cards(data["out"], "out") if data.get("out") is not None else None
     to_move = data.get("to_move", 1)
     turn = data.get("turn", 0)

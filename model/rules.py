@@ -2,10 +2,21 @@
 
 A :class:`RuleSet` is plain, immutable data. The defaults are the rulings written up in
 ``docs/rules.md``; every ruling on which the seed texts are silent or disagree is an option
-with named values, and two presets exist:
+with named values, and three presets exist:
 
 * ``standard``: the real game, 8 rows + peak, 85 cards (R1, R2);
-* ``tiny``: 3 rows + peak, 20 cards, hand of 3, for exhaustive tests.
+* ``tiny``: 3 rows + peak, 20 cards, hand of 3, for exhaustive tests;
+* ``mini``: 3 rows + peak, 20 cards in 3 colours, hand of 4: the daily puzzles' mini size.
+
+A preset is a name for values, not part of the game: two rule sets with the same values are
+equal whatever preset they were built from, and a rule set is described from the preset whose
+values it has (:attr:`RuleSet.preset_name`), so every name printed is one ``preset=`` accepts:
+
+>>> RuleSet.from_options(["rows=3", "values=5", "copies=1", "bridges=1", "summits=1",
+...                       "hand_size=4"]).describe()
+'mini'
+>>> RuleSet.from_options(["preset=mini"]) == RuleSet.mini()
+True
 
 Options are given as ``K=V`` strings on the command line and as a JSON object in records:
 
@@ -20,7 +31,7 @@ model.errors.RuleOptionError: unknown rule option 'colour'; valid options: prese
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Iterable, Mapping
 
 from model.cards import (
@@ -103,7 +114,8 @@ INT_RANGES: dict[str, tuple[int, int]] = {
 
 #: What each option and parameter means, for ``--help`` and error messages.
 DESCRIPTIONS: dict[str, str] = {
-    "preset": "named base rule set: standard (the real game) or tiny (3 rows, 20 cards)",
+    "preset": "named base rule set: standard (the real game), tiny (3 rows, 20 cards, 2 colours) "
+              "or mini (3 rows, 20 cards, 3 colours: the daily mini puzzles)",
     "rows": "mountain rows below the peak; row 1 has rows+1 slots (R2)",
     "values": "Ascent values 1..values (R1)",
     "colours": "number of colours, from r g b y p (R1)",
@@ -134,10 +146,11 @@ class RuleSet:
     Geometry (R2): rows ``1..rows`` hold ``rows+1, rows, ..., 2`` slots; row ``rows+1`` is the
     peak with one slot for a Summit. Deck (R1): Ascent cards of values ``1..values`` in the
     first ``colours`` colour letters, ``copies`` of each; ``campfires`` Campfires per colour;
-    ``bridges`` Bridges; ``summits`` Summits.
+    ``bridges`` Bridges; ``summits`` Summits. ``preset`` records the preset the rule set was
+    built from; it is a label, left out of equality and hashing (the values are the game).
     """
 
-    preset: str = "standard"
+    preset: str = field(default="standard", compare=False)
     rows: int = 8
     values: int = 12
     colours: int = 3
@@ -176,10 +189,20 @@ class RuleSet:
         )
 
     @classmethod
+    def mini(cls) -> RuleSet:
+        """3 rows + peak (10 slots), values 1–5 in 3 colours, 1 copy, 1 Campfire per colour,
+        1 Bridge, 1 Summit: 15 + 3 + 1 + 1 = 20 cards; hands of 4. The daily puzzles' mini
+        size (``ascent daily --size mini``)."""
+        return cls(
+            preset="mini", rows=3, values=5, colours=3, copies=1, campfires=1,
+            bridges=1, summits=1, hand_size=4,
+        )
+
+    @classmethod
     def from_options(cls, options: Iterable[str] | Mapping[str, Any] | None = None) -> RuleSet:
         """Build a rule set from ``K=V`` strings or a mapping of option names to values.
 
-        The ``preset`` option (``standard`` or ``tiny``) is applied first, then the others.
+        The ``preset`` option (``standard``, ``tiny`` or ``mini``) is applied first, then the others.
         Raises :class:`~model.errors.RuleOptionError` for an unknown name or value; the message
         lists the valid names or values.
         """
@@ -276,14 +299,29 @@ class RuleSet:
         (``summit``)."""
         return self.rows if self.goat_top == "row" else self.peak_row
 
-    def changed_options(self) -> list[str]:
-        """``K=V`` strings of the options that differ from the preset's defaults."""
-        base = PRESETS[self.preset]()
+    def _changes_from(self, preset: str) -> list[str]:
+        base = PRESETS[preset]()
         return [
             f"{f.name}={getattr(self, f.name)}"
             for f in fields(self)
             if f.name != "preset" and getattr(self, f.name) != getattr(base, f.name)
         ]
+
+    @property
+    def preset_name(self) -> str:
+        """The preset this rule set is described from: its own :attr:`preset`, unless its
+        values are exactly another preset's (then that preset's name: the daily mini rules,
+        written in records as ``standard`` with options, are ``mini``)."""
+        if self._changes_from(self.preset):
+            for name in PRESETS:
+                if not self._changes_from(name):
+                    return name
+        return self.preset
+
+    def changed_options(self) -> list[str]:
+        """``K=V`` strings of the options that differ from the defaults of
+        :attr:`preset_name`; ``preset=<preset_name>`` and these options rebuild the rule set."""
+        return self._changes_from(self.preset_name)
 
     # ---- geometry (R2) -------------------------------------------------------------------
 
@@ -345,11 +383,12 @@ class RuleSet:
             raise InvalidDealError(f"card {card.text}{at} is not in this deck ({self.describe()})")
 
     def describe(self) -> str:
-        """One-line summary: preset and changed options."""
+        """One-line summary: the preset's name (:attr:`preset_name`, a name ``preset=``
+        accepts) and the changed options, e.g. ``tiny dealing=blocks``."""
         ch = self.changed_options()
-        return self.preset + (" " + " ".join(ch) if ch else "")
+        return self.preset_name + (" " + " ".join(ch) if ch else "")
 
 
-PRESETS = {"standard": RuleSet.standard, "tiny": RuleSet.tiny}
+PRESETS = {"standard": RuleSet.standard, "tiny": RuleSet.tiny, "mini": RuleSet.mini}
 
 STANDARD = RuleSet.standard()

@@ -81,7 +81,9 @@ from solver.result import checked_plan
 GENERATOR_NAME = "ascent daily"
 GENERATOR_VERSION = 1
 
-#: The mini rule set (see the module docstring).
+#: The mini rule set (see the module docstring): the ``mini`` preset's values
+#: (:meth:`RuleSet.mini`, equal to it), written in records as ``standard`` with these options,
+#: as the published puzzles have them.
 MINI_RULES = RuleSet.from_options({
     "rows": 3, "values": 5, "colours": 3, "copies": 1, "campfires": 1, "bridges": 1,
     "summits": 1, "hand_size": 4,

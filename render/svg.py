@@ -229,7 +229,7 @@ def draw_game(game: Game, title: str | None = None, *, hands: bool = True,
     d.append(dw.Rectangle(0, 0, width, height + extra, fill="#fffefb"))
     if title != "":  # "" leaves the heading out (the web page has its own)
         head = title or "Mountain"
-        if rules.preset != "standard" or rules.changed_options():
+        if rules.preset_name != "standard" or rules.changed_options():
             head += f"  (rules: {rules.describe()})"
         d.append(_text(head, 15, MARGIN, MARGIN + 6, "#222222", anchor="start"))
     for row in range(rules.peak_row, 0, -1):

@@ -35,10 +35,15 @@ is placed first (an exchange argument; see ``docs/cpsat.md``).
 Layout (as in OR-Tools' samples: data, model, solve, decode apart): :class:`CpsatData` is the
 plain data of the deal; :func:`build_model` makes the variables, then one function per rule
 group of :data:`GROUPS` (``order``, ``colours``, ``costs``, ``contents``, ``hand``), then the
-objective; :func:`solve_cpsat` solves and :func:`_decode` turns a solution into moves that
-:mod:`model` replays. Each group's constraints can stand under one enforcement literal that
-the model assumes true, so that an infeasible model names the groups its proof used
-(CP-SAT's sufficient assumptions for infeasibility, ``stats["groups"]``).
+objective. :func:`solve_cpsat` runs named steps: the data's quick verdict
+(:func:`_no_summit_reachable`), the hints (:func:`_beam_hint`, :func:`_loss_model_first`), the
+model (:func:`build_model`, :func:`_add_hints`), the solve (:func:`_solver`,
+:func:`_solve_stats`, :func:`_name_the_groups` after a proven loss) and the decode
+(:func:`_win`: :func:`_decode` turns a solution into moves that :mod:`model` replays).
+
+Each group's constraints can stand under one enforcement literal that the model assumes true,
+so that an infeasible model names the groups its proof used (CP-SAT's sufficient assumptions
+for infeasibility, ``stats["groups"]``).
 """
 
 from __future__ import annotations
@@ -848,126 +853,212 @@ def solve_cpsat(
     then costs one proof, not about two).
     """
     deal = deal_of_start(deal)
-    start = time.perf_counter()
+    clock = _Clock(time_limit)
     check_rules(deal)
-    rules = deal.rules
-    if rules.values < rules.rows:
-        # no Ascent card reaches the top rows (R4), so the Summit can never be played: the
-        # model would hold a slot value with an empty domain, which CP-SAT calls invalid
-        return SolveResult(LOSS, objective, deal, solver="cpsat", stats={
-            "nodes": 0, "seconds": round(time.perf_counter() - start, 3), "table_entries": 0,
-            "status": f"INFEASIBLE (no Ascent card reaches row {rules.values + 1}, R4)"})
-    hint_note = "none"
-    hint_seconds = 0.0
-    loss_stats = None
-    deadline = None if time_limit is None else start + time_limit
-
-    def left() -> float | None:  # seconds of the limit still to spend (builds count)
-        return None if deadline is None else max(0.01, deadline - time.perf_counter())
-
-    # the beam first: it is cheap, and a win it finds makes the loss model pointless
+    # data: a deal whose Summit no card can reach is lost before any model is built
+    trivial = _no_summit_reachable(deal, objective, clock)
+    if trivial is not None:
+        return trivial
+    # hints: the beam's win, or the loss model's proof, win or hint (solo)
+    start = _Start(hint=hint if not isinstance(hint, str) else None)
     if isinstance(hint, str):
-        if hint != "beam":
-            raise ValueError(f"hint must be a move list, 'beam' or None, not {hint!r}")
-        from solver.heuristic import heuristic_win
-
-        share = None if time_limit is None else time_limit / 2
-        try:
-            hint = heuristic_win(deal, objective, time_limit=share)
-        except KeyboardInterrupt:  # Ctrl-C/SIGTERM before CP-SAT ran: an honest unknown
-            return SolveResult(UNKNOWN, objective, deal, solver="cpsat", stats={
-                "nodes": 0, "seconds": round(time.perf_counter() - start, 3),
-                "table_entries": 0, "status": "interrupted during the hint's beam",
-                "interrupted": True})
-        hint_seconds = round(time.perf_counter() - start, 3)
-        hint_note = (f"beam of the DFS ({len(hint)} moves)" if hint
-                     else "beam of the DFS found no win")
+        stopped = _beam_hint(start, deal, objective, hint, time_limit, clock)
+        if stopped is not None:
+            return stopped
     elif hint:
-        hint_note = f"given ({len(hint)} moves)"
-    if loss_model and deal.players == 1 and not hint:
-        from solver.cpsat_loss import CANDIDATE, INFEASIBLE, solve_loss_model
-
-        verdict, moves, raw = solve_loss_model(deal, left(), workers, seed, verbose)
-        loss_stats = {"status": verdict, "seconds": raw["seconds"],
-                      "branches": raw["branches"], "conflicts": raw["conflicts"],
-                      **({"groups": raw["groups"]} if "groups" in raw else {})}
-        base = {"nodes": loss_stats["branches"], "table_entries": 0, "hint": hint_note,
-                "hint_seconds": hint_seconds, "loss_model": loss_stats}
-        if raw.get("interrupted"):
-            base["interrupted"] = True
-            if verdict != INFEASIBLE and moves is None:
-                # Ctrl-C or SIGTERM: an honest unknown, not a start of the exact model
-                return SolveResult(UNKNOWN, objective, deal, solver="cpsat", stats={
-                    **base, "seconds": round(time.perf_counter() - start, 3),
-                    "status": "interrupted during the loss model"})
-        if verdict == INFEASIBLE:
-            return SolveResult(LOSS, objective, deal, solver="cpsat", stats={
-                **base, "seconds": round(time.perf_counter() - start, 3),
-                "status": "INFEASIBLE (the loss model, a relaxation: no play wins)"})
-        if verdict == CANDIDATE and moves is not None:
-            if objective == "none" or raw.get("interrupted"):
-                plan = checked_plan(deal, moves, "cpsat")
-                value = (None if objective == "none" else
-                         len(plan.replay().game.out) if objective == "waste" else len(moves))
-                return SolveResult(
-                    WIN, objective, deal, plan=plan, value=value,
-                    best_progress=deal.rules.mountain_slots,
-                    best_line=list(moves), solver="cpsat", stats={
-                        **base, "seconds": round(time.perf_counter() - start, 3),
-                        "status": "FEASIBLE (the loss model's solution, replayed as a win)"})
-            hint = moves
-            hint_note = f"the loss model's win ({len(moves)} moves)"
-    # no assumptions here: with them CP-SAT forces one worker and a weaker presolve, and the
-    # decide model's plans change; a proven loss names its groups in a second solve
+        start.note = f"given ({len(hint)} moves)"
+    if loss_model and deal.players == 1 and not start.hint:
+        answered = _loss_model_first(start, deal, objective, workers, seed, verbose, clock)
+        if answered is not None:
+            return answered
+    # variables, constraints, objective: no assumptions here (with them CP-SAT forces one
+    # worker and a weaker presolve, and the decide model's plans change); a proven loss
+    # names its groups in a second solve
     cm = build_model(deal, objective)
-    if hint:
-        _add_hints(cm, hint)
+    if start.hint:
+        _add_hints(cm, start.hint)
+    # solve
+    solver = _solver(workers, seed, clock.left(), verbose, bool(start.hint), params)
+    status, interrupted = solve_interruptibly(solver, cm.model)
+    stats = _solve_stats(cm, solver, status, interrupted, start, clock)
+    if status == cp_model.MODEL_INVALID:
+        raise SolverBug(f"cpsat built an invalid model: {cm.model.validate()}")
+    if status == cp_model.INFEASIBLE:
+        if groups and not interrupted:
+            _name_the_groups(stats, deal, solver, seed, clock)
+        return SolveResult(LOSS, objective, deal, solver="cpsat", stats=stats)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return SolveResult(UNKNOWN, objective, deal, solver="cpsat", stats=stats)
+    # decode: the solution's moves, replayed by the rules engine
+    return _win(cm, solver, status, objective, stats)
+
+
+class _Clock:
+    """The time limit of one :func:`solve_cpsat` call, from its start (model builds count)."""
+
+    def __init__(self, time_limit: float | None) -> None:
+        self.start = time.perf_counter()
+        self.deadline = None if time_limit is None else self.start + time_limit
+
+    def left(self) -> float | None:
+        """Seconds of the limit still to spend (at least 0.01), or ``None`` without a limit."""
+        return None if self.deadline is None else max(0.01, self.deadline - time.perf_counter())
+
+    def seconds(self) -> float:
+        """Seconds since the start, rounded to milliseconds."""
+        return round(time.perf_counter() - self.start, 3)
+
+
+@dataclass
+class _Start:
+    """What the exact model starts from: a hint (a winning move list, or none), where it came
+    from (``stats["hint"]``), the beam's seconds and the loss model's stats (solo)."""
+
+    hint: Sequence[Move] | None = None
+    note: str = "none"
+    seconds: float = 0.0
+    loss_stats: dict[str, Any] | None = None
+
+
+def _no_summit_reachable(deal: Deal, objective: str, clock: _Clock) -> SolveResult | None:
+    """A ``loss`` when no Ascent card reaches the top rows (R4), so the Summit can never be
+    played (the model would hold a slot value with an empty domain, which CP-SAT calls
+    invalid); else ``None``."""
+    rules = deal.rules
+    if rules.values >= rules.rows:
+        return None
+    return SolveResult(LOSS, objective, deal, solver="cpsat", stats={
+        "nodes": 0, "seconds": clock.seconds(), "table_entries": 0,
+        "status": f"INFEASIBLE (no Ascent card reaches row {rules.values + 1}, R4)"})
+
+
+def _beam_hint(start: _Start, deal: Deal, objective: str, hint: str, time_limit: float | None,
+               clock: _Clock) -> SolveResult | None:
+    """``hint="beam"``: run the DFS's beam phase (at most half of ``time_limit``) and keep
+    its win, if any, as ``start.hint``. The beam comes first: it is cheap, and a win it finds
+    makes the loss model pointless. Returns an ``unknown`` result when a Ctrl-C/SIGTERM came
+    during the beam (before CP-SAT ran), else ``None``; ``ValueError`` for another string."""
+    if hint != "beam":
+        raise ValueError(f"hint must be a move list, 'beam' or None, not {hint!r}")
+    from solver.heuristic import heuristic_win
+
+    share = None if time_limit is None else time_limit / 2
+    try:
+        start.hint = heuristic_win(deal, objective, time_limit=share)
+    except KeyboardInterrupt:  # Ctrl-C/SIGTERM before CP-SAT ran: an honest unknown
+        return SolveResult(UNKNOWN, objective, deal, solver="cpsat", stats={
+            "nodes": 0, "seconds": clock.seconds(),
+            "table_entries": 0, "status": "interrupted during the hint's beam",
+            "interrupted": True})
+    start.seconds = clock.seconds()
+    start.note = (f"beam of the DFS ({len(start.hint)} moves)" if start.hint
+                  else "beam of the DFS found no win")
+    return None
+
+
+def _loss_model_first(start: _Start, deal: Deal, objective: str, workers: int, seed: int,
+                      verbose: bool, clock: _Clock) -> SolveResult | None:
+    """Run the relaxed loss model of :mod:`solver.cpsat_loss` with the time left. Returns the
+    answer when it settles the solve (its proof of the loss; its solution replayed as a win
+    with objective ``none`` or after an interrupt; an interrupt with nothing found, as
+    ``unknown``); else ``None``, with its replayed win, if any, as ``start.hint`` for the
+    exact model. ``start.loss_stats`` holds its status and seconds either way."""
+    from solver.cpsat_loss import CANDIDATE, INFEASIBLE, solve_loss_model
+
+    verdict, moves, raw = solve_loss_model(deal, clock.left(), workers, seed, verbose)
+    start.loss_stats = {"status": verdict, "seconds": raw["seconds"],
+                        "branches": raw["branches"], "conflicts": raw["conflicts"],
+                        **({"groups": raw["groups"]} if "groups" in raw else {})}
+    base = {"nodes": start.loss_stats["branches"], "table_entries": 0, "hint": start.note,
+            "hint_seconds": start.seconds, "loss_model": start.loss_stats}
+    if raw.get("interrupted"):
+        base["interrupted"] = True
+        if verdict != INFEASIBLE and moves is None:
+            # Ctrl-C or SIGTERM: an honest unknown, not a start of the exact model
+            return SolveResult(UNKNOWN, objective, deal, solver="cpsat", stats={
+                **base, "seconds": clock.seconds(),
+                "status": "interrupted during the loss model"})
+    if verdict == INFEASIBLE:
+        return SolveResult(LOSS, objective, deal, solver="cpsat", stats={
+            **base, "seconds": clock.seconds(),
+            "status": "INFEASIBLE (the loss model, a relaxation: no play wins)"})
+    if verdict == CANDIDATE and moves is not None:
+        if objective == "none" or raw.get("interrupted"):
+            plan = checked_plan(deal, moves, "cpsat")
+            value = (None if objective == "none" else
+                     len(plan.replay().game.out) if objective == "waste" else len(moves))
+            return SolveResult(
+                WIN, objective, deal, plan=plan, value=value,
+                best_progress=deal.rules.mountain_slots,
+                best_line=list(moves), solver="cpsat", stats={
+                    **base, "seconds": clock.seconds(),
+                    "status": "FEASIBLE (the loss model's solution, replayed as a win)"})
+        start.hint = moves
+        start.note = f"the loss model's win ({len(moves)} moves)"
+    return None
+
+
+def _solver(workers: int, seed: int, limit: float | None, verbose: bool, hinted: bool,
+            params: dict[str, Any] | None) -> cp_model.CpSolver:
+    """A CP-SAT solver with :func:`solve_cpsat`'s parameters: ``workers``, ``seed``, the
+    time ``limit`` in seconds (``None``: none), the search log on standard error when
+    ``verbose`` (standard output is the answer, ``--json``), no probing for a ``hinted``
+    model, then ``params`` by name."""
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = max(1, int(workers))
     solver.parameters.random_seed = int(seed)
-    limit = left()
     if limit is not None:
         solver.parameters.max_time_in_seconds = limit
     solver.parameters.log_search_progress = bool(verbose)
-    if verbose:  # the log goes to standard error: standard output is the answer (--json)
+    if verbose:
         solver.parameters.log_to_stdout = False
         solver.log_callback = lambda line: print(line, file=sys.stderr, flush=True)
-    if hint:
+    if hinted:
         # Measured: with a complete hint, probing is most of the time to the first solution
         # (solo seed 1: 7.8 s with default probing, 2.3 s without; docs/cpsat.md).
         solver.parameters.cp_model_probing_level = 0
     for key, value in (params or {}).items():
         setattr(solver.parameters, key, value)
-    status, interrupted = solve_interruptibly(solver, cm.model)
-    seconds = time.perf_counter() - start
-    stats = {
-        "nodes": solver.num_branches, "seconds": round(seconds, 3), "table_entries": 0,
+    return solver
+
+
+def _solve_stats(cm: CpsatModel, solver: cp_model.CpSolver, status: int, interrupted: bool,
+                 start: _Start, clock: _Clock) -> dict[str, Any]:
+    """The ``stats`` of the exact model's solve (search counts, model size, the hint)."""
+    return {
+        "nodes": solver.num_branches, "seconds": clock.seconds(), "table_entries": 0,
         "status": solver.status_name(status), "branches": solver.num_branches,
         "conflicts": solver.num_conflicts, "wall_time": round(solver.wall_time, 3),
         "variables": len(cm.model.proto.variables),
         "constraints": len(cm.model.proto.constraints),
-        "hint": hint_note,
-        "hint_seconds": hint_seconds,
+        "hint": start.note,
+        "hint_seconds": start.seconds,
         **({"interrupted": True} if interrupted else {}),
-        **({"loss_model": loss_stats} if loss_stats is not None else {}),
+        **({"loss_model": start.loss_stats} if start.loss_stats is not None else {}),
     }
-    if status == cp_model.MODEL_INVALID:
-        raise SolverBug(f"cpsat built an invalid model: {cm.model.validate()}")
-    if status == cp_model.INFEASIBLE:
-        if groups and not interrupted:
-            cap = max(1.0, 2.0 * solver.wall_time)
-            limit = left()
-            named, group_seconds, interrupted = name_groups(
-                deal, cap if limit is None else min(cap, limit), seed)
-            stats["group_seconds"] = group_seconds
-            if named is not None:
-                stats["groups"] = named
-            if interrupted:
-                stats["interrupted"] = True
-            stats["seconds"] = round(time.perf_counter() - start, 3)
-        return SolveResult(LOSS, objective, deal, solver="cpsat", stats=stats)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return SolveResult(UNKNOWN, objective, deal, solver="cpsat", stats=stats)
+
+
+def _name_the_groups(stats: dict[str, Any], deal: Deal, solver: cp_model.CpSolver, seed: int,
+                     clock: _Clock) -> None:
+    """After a proven loss, :func:`name_groups` within twice the proof's seconds and the time
+    left; adds ``group_seconds``, ``groups`` (unless it ran out) and ``interrupted``."""
+    cap = max(1.0, 2.0 * solver.wall_time)
+    limit = clock.left()
+    named, group_seconds, interrupted = name_groups(
+        deal, cap if limit is None else min(cap, limit), seed)
+    stats["group_seconds"] = group_seconds
+    if named is not None:
+        stats["groups"] = named
+    if interrupted:
+        stats["interrupted"] = True
+    stats["seconds"] = clock.seconds()
+
+
+def _win(cm: CpsatModel, solver: cp_model.CpSolver, status: int, objective: str,
+         stats: dict[str, Any]) -> SolveResult:
+    """The ``win`` of a solution: its moves (:func:`_decode`) replayed by :mod:`model`, the
+    objective's value checked against CP-SAT's, ``optimal`` and the bound."""
+    deal = cm.deal
     moves = _decode(cm, solver)
     plan = checked_plan(deal, moves, "cpsat")
     game = plan.replay().game

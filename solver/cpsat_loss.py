@@ -203,13 +203,29 @@ class LossModel:
         return [self.lit[group]] if group in self.lit else []
 
     def _variables(self) -> None:
-        d, m = self.data, self.model
-        R = d.R
+        """The variables and the definitions every group reads, family by family (in this
+        order, which is the model's variable order): the events (first fills, then Bridge
+        replacements), which cards are played, the slots' contents, the Campfires' sources,
+        the events' times and costs, their order, their movers, the hand's consumption and
+        the cards' arrival in the hand."""
         self.events: list[Event] = []
+        self._fill_events()
+        self._replace_events()
+        self._played_cards()
+        self._contents()
+        self._campfire_sources()
+        self._event_times()
+        self._event_order()
+        self._same_mover()
+        self._consumption()
+        self._arrival()
+
+    def _fill_events(self) -> None:
+        """``fill[s]``: the first fill of each empty slot, with a literal per card that may
+        make it (a Summit at the peak; Ascent cards and Campfires; Bridges inside a row)."""
+        d, m = self.data, self.model
+        R, cards = d.R, d.cards
         self.fill: dict[tuple[int, int], Event] = {}
-        self.rep: dict[tuple[int, int], Event] = {}
-        cards = d.cards
-        # first fills: which card fills each empty slot
         for s in d.empty:
             r, k = s
             e = Event("fill", s, None)
@@ -230,7 +246,13 @@ class LossModel:
             m.add_exactly_one(e.choice.values())
             self.fill[s] = e
             self.events.append(e)
-        # replacements: the Bridges standing and any that an inner empty slot may get
+
+    def _replace_events(self) -> None:
+        """``rep[s]``: the replacement of a Bridge on ``s`` (standing, or one a fill may put
+        there), with a literal per Ascent card that may make it."""
+        d, m = self.data, self.model
+        cards = d.cards
+        self.rep: dict[tuple[int, int], Event] = {}
         for s in d.slots:
             r, k = s
             standing = d.fixed.get(s) is not None and d.fixed[s].is_bridge
@@ -250,7 +272,10 @@ class LossModel:
             m.add(sum(e.choice.values()) == (1 if present is None else present))
             self.rep[s] = e
             self.events.append(e)
-        # a card is played at most once; played[ci]: it is played
+
+    def _played_cards(self) -> None:
+        """``played[ci]``: card ``ci`` makes one event; no card makes two."""
+        m, cards = self.model, self.data.cards
         uses: dict[int, list[Any]] = {ci: [] for ci in range(len(cards))}
         for e in self.events:
             for ci, v in e.choice.items():
@@ -261,8 +286,12 @@ class LossModel:
             p = m.new_bool_var(f"played_c{ci}")
             m.add(p == sum(vs))
             self.played[ci] = p
-        # contents: the value and colour that each empty slot holds (its Ascent card, the
-        # card a Campfire moved into it), and each Bridge slot's replacement
+
+    def _contents(self) -> None:
+        """``val``/``col`` of each empty slot below the peak (0 for a Bridge), ``is_bridge``
+        and ``is_camp`` of its first fill, ``rval``/``rcol`` of each Bridge's replacement."""
+        d, m = self.data, self.model
+        R, cards = d.R, d.cards
         self.val: dict[tuple[int, int], Any] = {}
         self.col: dict[tuple[int, int], Any] = {}
         self.is_bridge: dict[tuple[int, int], Any] = {}
@@ -296,9 +325,12 @@ class LossModel:
                 card = cards[ci].card
                 m.add(self.rval[s] == card.value).only_enforce_if(v)
                 m.add(self.rcol[s] == d.colours.index(card.colour) + 1).only_enforce_if(v)
-        self._campfire_sources()
-        # time: move index, the mover's own move count, its consumption, the cost
-        H, P = d.H, d.P
+
+    def _event_times(self) -> None:
+        """Each event's move index ``tau``, the mover's own move count ``k``, the cards
+        consumed before it ``u``, its ``cost`` and ``end``, and its mover (``player``)."""
+        d, m = self.data, self.model
+        cards, R, H, P = d.cards, d.R, d.H, d.P
         for e in self.events:
             tag = f"{e.kind}_r{e.slot[0]}_s{e.slot[1]}"
             e.tau = m.new_int_var(0, self.T, f"tau_{tag}")
@@ -314,7 +346,10 @@ class LossModel:
             if e.present is not None:  # an absent event is parked: no time, no cost
                 m.add(e.cost == 0).only_enforce_if(e.present.negated())
         self.peak = self.fill[(R, 0)]
-        # before[a, b]: events a and b both happen and a comes first
+
+    def _event_order(self) -> None:
+        """``before[a, b]``: events ``a`` and ``b`` both happen and ``a`` comes first."""
+        m = self.model
         E = len(self.events)
         self.before: dict[tuple[int, int], Any] = {}
         for a, b in itertools.permutations(range(E), 2):
@@ -326,7 +361,11 @@ class LossModel:
             m.add(ea.tau < eb.tau).only_enforce_if(lit)
             m.add(ea.tau > eb.tau).only_enforce_if([lit.negated()] + both)
             self.before[a, b] = lit
-        # same[a, b]: a and b are made by the same player
+
+    def _same_mover(self) -> None:
+        """``same[a, b]``: ``a`` and ``b`` happen and are made by the same player."""
+        P = self.data.P
+        E = len(self.events)
         self.same: dict[tuple[int, int], Any] = {}
         for a, b in itertools.combinations(range(E), 2):
             ea, eb = self.events[a], self.events[b]
@@ -336,7 +375,12 @@ class LossModel:
             else:
                 same = self._or([self._and([ea.player[q], eb.player[q]]) for q in range(P)])
             self.same[a, b] = self.same[b, a] = same
-        # consumption: u = 2·k + Σ (cost − 1) over the mover's earlier events
+
+    def _consumption(self) -> None:
+        """``u = 2·k + Σ (cost − 1)`` over the mover's earlier events; ``earlier[b]``: the
+        literals "``a`` is an earlier event of ``b``'s mover"."""
+        m = self.model
+        H, P = self.data.H, self.data.P
         self.earlier: dict[int, Any] = {}
         for b, eb in enumerate(self.events):
             terms = []
@@ -355,7 +399,10 @@ class LossModel:
             self.earlier[b] = n_before
             if P == 1:
                 m.add(eb.k == eb.tau)
-        # a card is played by an event whose mover holds it: it has arrived by then (R11)
+
+    def _arrival(self) -> None:
+        """A card is played by an event whose mover holds it: it has arrived by then (R11)."""
+        m, cards, H = self.model, self.data.cards, self.data.H
         for eb in self.events:
             for ci, v in eb.choice.items():
                 need = cards[ci].index + 1 - H

@@ -43,6 +43,8 @@ HOOKS = {
     "solved": ("solver.session", "Session.solve", 2),
     # an exhaustive search starts (solve, daily)
     "search": ("solver.exhaustive", "Search.run", 1),
+    # uvicorn listens and has taken the signals over (serve): its main loop starts
+    "serving": ("uvicorn.server", "Server.main_loop", 1),
 }
 
 _BOOT = "from tests.signalling import _ascent_child; _ascent_child()"

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from benchmarks.solve import parse_int_list, percentile, summarise
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,6 +42,7 @@ def table_rows(md: str) -> dict[str, list[str]]:
     return rows
 
 
+@pytest.mark.slow
 def test_two_tiny_deals_table_csv_jsonl_and_resume(tmp_path: Path) -> None:
     r = bench(tmp_path, "--players", "1", "--seeds", "1-2")
     assert r.returncode == 0, r.stderr

@@ -592,3 +592,34 @@ def test_rules_option_applies_to_a_typed_in_deal(tmp_path):
     assert result.exit_code == 0, result.stderr
     assert mountain_from_output(result.stdout) == expected_cells(Game(deal))
     assert f"hand: {' '.join(c.text for c in Game(deal).hands[1])}" in result.stdout
+
+
+@pytest.mark.parametrize("options", [
+    [],  # each preset by name
+    ["rows=3", "values=5", "copies=1", "bridges=1", "summits=1", "hand_size=4"],  # mini's values
+    ["rows=3", "values=4", "colours=2", "bridges=1", "summits=1", "hand_size=3"],  # tiny's
+    ["dealing=blocks"],
+])
+@pytest.mark.parametrize("preset", ["standard", "tiny", "mini"])
+def test_every_rules_name_printed_is_accepted_back(preset, options):
+    """``describe()`` (the rules line of ``solve``, ``simulate``, the page) and ``ascent deal``'s
+    ``rules:`` line name a rule set in words ``--rules`` takes: given back, the same game."""
+    rules = RuleSet.from_options([f"preset={preset}", *options])
+    name, *changed = rules.describe().split()
+    again = RuleSet.from_options([f"preset={name}", *changed])
+    assert again == rules and again.describe() == rules.describe()
+    dealt = run("deal", "--seed", "1", *[a for o in [f"preset={preset}", *options] for a in ("--rules", o)])
+    assert dealt.exit_code == 0, dealt.stderr
+    line = next((ln for ln in dealt.stdout.splitlines() if ln.startswith("rules: ")),
+                "rules: preset=standard")  # no rules line: the standard rules
+    back = run("solve", "--seed", "1", "--node-limit", "200",
+               *[a for o in line.split()[1:] for a in ("--rules", o)])
+    assert back.exit_code in (0, 1), back.stderr
+
+
+def test_solve_takes_the_mini_preset_the_daily_puzzle_prints():
+    printed = run("daily", "--date", "2026-12-01", "--size", "mini")
+    name = re.search(r"rules: (\S+) \(20 cards\)", printed.stdout).group(1)
+    result = run("solve", "--seed", "1", "--rules", f"preset={name}")
+    assert result.exit_code == 0, result.stderr
+    assert "win in" in result.stdout

@@ -95,6 +95,7 @@ def test_node_limit_gives_unknown_not_a_guess() -> None:
     assert data["plan"] is None
 
 
+@pytest.mark.slow
 def test_json_is_byte_identical_across_hash_seeds() -> None:
     outs = set()
     for hs in ("0", "1", "977"):
@@ -207,6 +208,7 @@ def test_cpsat_calls_a_deal_whose_values_cannot_reach_the_top_a_loss() -> None:
     assert dfs["verdict"] == "loss"
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_exits_141_not_1() -> None:
     for args in (["solve", "--seed", "1"], ["solve", "--seed", "1", "--json"], ["deal", "--seed", "1"]):
         p = subprocess.run(f"{sys.executable} -m cli.main {' '.join(args)} | true",

@@ -146,6 +146,7 @@ def test_core_with_switches_off_is_the_reference(variant) -> None:
             _both(Deal.from_seed(seed, players, RuleSet.tiny()), objective, **variant)
 
 
+@pytest.mark.slow
 @needs_core
 @pytest.mark.parametrize("players,objective", [(1, "waste"), (2, "waste"), (4, "turns"),
                                                (5, "turns"), (1, "none")])
@@ -220,6 +221,7 @@ def test_the_table_cuts_states_proven_lost_with_objective_none() -> None:
         assert solve(deal, "none", furthest="off").stats["nodes"] == with_table.stats["nodes"]
 
 
+@pytest.mark.slow
 @needs_core
 def test_wide_beams_run_with_the_core_and_never_give_a_worse_win() -> None:
     deal = Deal.from_seed(2, 1, RuleSet())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 
@@ -17,6 +18,7 @@ from tests.reference import reference_solve
 from tests.strategies import tiny_games
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deal=tiny_games())
 def test_beam_hint_changes_no_answer(deal: Deal) -> None:
@@ -29,6 +31,7 @@ def test_beam_hint_changes_no_answer(deal: Deal) -> None:
     assert res.stats["hint"].startswith("beam of the DFS")
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deal=tiny_games())
 def test_portfolio_of_dfs_and_cpsat_agrees_with_the_reference(deal: Deal) -> None:

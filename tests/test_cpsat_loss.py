@@ -52,6 +52,7 @@ def _random_solo(rng: random.Random) -> Deal:
     return Deal.from_seed(rng.randint(0, 2**32), 1, rules)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [11, 12, 13])
 def test_loss_model_agrees_with_the_dfs_on_larger_random_solo_games(seed: int) -> None:
     """Up to 4 rows, two Campfires a colour, three Bridges, every ruling option: a deal the

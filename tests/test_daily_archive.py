@@ -234,6 +234,7 @@ def test_committed_archive_files_are_what_the_generator_makes():
         assert check_record(json.loads(text), date, "deal", "mini", quick=False, text=text) == []
 
 
+@pytest.mark.slow
 def test_committed_week_of_every_kind_and_size_is_rebuilt_from_its_candidates(tmp_path):
     """A week (Monday to Sunday: every band) of each kind and size, as committed: every
     candidate is evaluated again by the generator and must give the same record (the full
@@ -369,3 +370,14 @@ def test_solution_is_shown_even_when_the_puzzle_has_no_hint():
     assert both.output.splitlines()[1].startswith("Solution (")
     alone = CliRunner().invoke(main, ["daily", *date, "--hint", "1"])
     assert alone.exit_code == 2 and "no key moves" in alone.output
+
+
+def test_the_mini_rules_are_the_mini_preset_and_records_keep_their_rules() -> None:
+    """The daily mini rules are the ``mini`` preset (equal, named ``mini``), while a record's
+    ``rules`` object stays as the published puzzles have it."""
+    from model.rules import RuleSet
+    from puzzles.daily import MINI_RULES
+
+    assert RuleSet.mini() == MINI_RULES and MINI_RULES.describe() == "mini"
+    assert MINI_RULES.to_dict()["preset"] == "standard"
+    assert RuleSet.from_options(MINI_RULES.to_dict()) == RuleSet.from_options(["preset=mini"])

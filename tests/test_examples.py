@@ -106,6 +106,7 @@ def test_the_extraction_finds_the_examples():
     assert "ascent solve --seed 1" in found["README.md"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,commands", sources(), ids=[n for n, _ in sources()])
 def test_examples_run_as_printed(name, commands, tmp_path):
     script = "set -euo pipefail\n" + f'ascent() {{ "{sys.executable}" -m cli.entry "$@"; }}\n'

@@ -165,6 +165,7 @@ def test_deepening_slices_resumed_from_the_table_change_no_answer(deal: Deal) ->
         solver.frontier.FIRST_SLICE = old
 
 
+@pytest.mark.slow
 def test_the_frontier_benchmark_limits_are_cpu_seconds_of_every_search_module(tmp_path) -> None:
     """benchmarks/frontier.py runs each deal with the solver's clocks set to CPU time; when
     the limit check moved to solver.state, a patch of solver.exhaustive alone made every deal

@@ -176,6 +176,7 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
                           text=True, cwd=ROOT, input=stdin, timeout=300)
 
 
+@pytest.mark.slow
 def test_cli_solve_replay_show_legal_with_goats(tmp_path: Path) -> None:
     """``ascent solve --rules goats=on`` answers with a plan that ``ascent replay`` accepts;
     ``--solver cpsat`` is a one-line error; ``show`` and ``legal`` show the goats."""

@@ -65,6 +65,24 @@ def test_an_answer_without_its_deal_is_bad_input(cmd):
     check(run(*cmd, input='{"verdict":"win","best_progress":{}}'), 2, "deal")
 
 
+@pytest.mark.parametrize("record, where", [
+    ({"deal": {"decks": [["1r"], ["1r", "zz"]]}, "moves": []}, "deal.decks, deck 2: bad card 'zz'"),
+    ({"deal": {"decks": [["1r"], "1r"]}, "moves": []}, "deal.decks, deck 2 must be a list"),
+    ({"position": {"mountain": [["1r"], ["zz"]], "hands": [[]], "decks": [[]]}, "moves": []},
+     "mountain, row 2: bad card 'zz'"),
+    ({"position": {"mountain": [], "hands": [[], ["zz"]], "decks": [[], []]}, "moves": []},
+     "hands, P2's hand: bad card 'zz'"),
+    ({"position": {"mountain": [], "hands": [[]], "decks": [["zz"]]}, "moves": []},
+     "decks, P1's deck: bad card 'zz'"),
+])
+def test_a_bad_card_list_is_named_as_the_game_numbers_it_not_as_a_json_index(record, where):
+    """Decks, hands and rows are numbered from 1 in words (deck 2, P2's hand, row 2), as the
+    game numbers them; an index in brackets would read as a JSON index, counted from 0."""
+    result = run("replay", "-", input=json.dumps(record))
+    check(result, 2, where)
+    assert "[" not in result.stderr
+
+
 @pytest.mark.parametrize("text", [
     '{"decks":[["7r"]],"rules":{"rows":Infinity}}',
     '{"decks":[["7r"]],"rules":{"rows":-Infinity}}',
@@ -252,6 +270,7 @@ def _stopped(args: list[str], hook: str, signum: int) -> str:
     return out
 
 
+@pytest.mark.slow
 def test_sigterm_stops_the_dfs_like_ctrl_c_and_keeps_the_best_win():
     # signalled once the beams' win is in and the search for a better one runs
     out = _stopped(["solve", "--seed", "42", "--players", "3", "--objective", "waste",
@@ -259,6 +278,7 @@ def test_sigterm_stops_the_dfs_like_ctrl_c_and_keeps_the_best_win():
     assert out.startswith("win in ") and "interrupted" in out
 
 
+@pytest.mark.slow
 def test_sigint_stops_hint_and_prints_the_moves_rated_so_far():
     out = _stopped(["hint", "--seed", "2", "--objective", "waste", "--time-limit", "600"],
                    "optimising", signal.SIGINT)
@@ -278,6 +298,7 @@ def test_sigterm_stops_analyse_and_prints_the_positions_solved_so_far(tmp_path):
     assert 0 < data["stats"]["solved_positions"] < len(data["positions"])
 
 
+@pytest.mark.slow
 def test_kill_int_of_the_portfolio_parent_keeps_the_dfs_win():
     proc = signalling.start(["solve", "--seed", "1", "--solver", "portfolio", "--objective",
                              "waste", "--time-limit", "none", "--json"], "optimising")
@@ -473,6 +494,7 @@ def test_benchmark_writes_a_new_folder_unless_out_names_one(tmp_path):
     assert {p.name: p.stat().st_mtime_ns for p in results.iterdir()} == before
 
 
+@pytest.mark.slow
 def test_benchmark_resume_skips_done_rows_and_retries_unknowns_when_the_limit_grew(tmp_path):
     out = tmp_path / "run"
     solver = "tests.test_hardening:unknown_solve"

@@ -124,6 +124,7 @@ def test_the_loss_model_is_never_infeasible_from_a_won_mid_game_position(deal: D
         assert relaxation_reason(stats["groups"]).text.endswith(".")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [4, 5])
 def test_the_loss_model_agrees_with_the_dfs_for_four_and_five_players(players: int) -> None:
     rules = RuleSet.from_options(["preset=tiny", "rows=3", "values=3", "copies=3"])
@@ -236,6 +237,7 @@ def test_search_and_relaxation_reasons_are_sentences() -> None:
     assert text.startswith("No schedule") and " and " in text
 
 
+@pytest.mark.slow
 def test_the_losing_move_benchmark_runs_resumes_and_reports(tmp_path) -> None:
     from benchmarks.losing_move import main as bench
 

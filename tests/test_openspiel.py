@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+# slow: OpenSpiel's own random-game checks and an ISMCTS game (pytest -m "not slow" skips them)
+pytestmark = [pytest.mark.slow, pytest.mark.openspiel]
+
 pyspiel = pytest.importorskip(
     "pyspiel", reason="OpenSpiel is the optional extra: pip install -e '.[openspiel]'")
 

@@ -211,6 +211,7 @@ def test_sigterm_stops_every_worker_and_answers_honestly() -> None:
         assert res["replays"]
 
 
+@pytest.mark.slow
 def test_a_worker_that_hangs_after_the_interrupt_is_killed() -> None:
     """A CI run once timed out: a worker that ignored SIGTERM outlived the portfolio, and
     the interpreter's exit waited for it. The portfolio now kills what SIGTERM does not end."""

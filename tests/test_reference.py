@@ -8,6 +8,7 @@ and the three objectives agree on the verdict.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from model.cards import parse_cards
@@ -126,6 +127,7 @@ def test_unknown_objective_is_an_error():
 
 # ---- properties on random tiny games -----------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tiny_games())
 def test_reference_lines_replay_and_are_optimal(d: Deal):

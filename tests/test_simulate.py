@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from bots.simulate import report
 from model.records import Plan, replay
 from tests.test_cli import assert_one_line_error, run
@@ -163,3 +165,32 @@ def test_proven_open_hand_verdicts_are_reused_across_bots(tmp_path: Path, monkey
     assert not (tmp_path / "missing.db").exists()
     (tmp_path / "text.db").write_text("not a database")
     assert reuse_open_verdicts(tmp_path / "text.db", tasks) == 0
+
+
+def _report_lines() -> list[dict]:
+    rows = [{"players": p, "outcome": o, "open_verdict": "win", "slots": 10 - k, "out_cards": 5 + k,
+             "seconds": 1.25} for p in (1, 2, 3) for k, o in enumerate(["win", "loss", "loss", "win"])]
+    return report(rows, [1, 2, 3])
+
+
+@pytest.mark.parametrize("columns", [80, 100])
+def test_the_table_fits_the_terminal_and_says_what_it_left_out(columns, capsys, monkeypatch) -> None:
+    """At 80 or 100 columns no line of the table is wider than the terminal; the player
+    counts, win rates and intervals stay, and a line names the columns left out. With room
+    (200 columns, a pipe's width) every column is there and nothing is said to be left out."""
+    from cli.simulate import COLUMN_ORDER, _print_table
+    from model.rules import RuleSet
+
+    monkeypatch.setenv("COLUMNS", str(columns))
+    _print_table("greedy", _report_lines(), RuleSet.tiny())
+    narrow = capsys.readouterr().out
+    assert max(len(line) for line in narrow.splitlines()) <= columns, narrow
+    for head in ("players", "games", "won", "win", "95% interval"):
+        assert head in narrow
+    assert "left out at" in narrow and "--json" in narrow
+    assert "s/game" in narrow.split("left out at")[-2].splitlines()[-1]  # named in the note
+    monkeypatch.setenv("COLUMNS", "200")
+    _print_table("greedy", _report_lines(), RuleSet.tiny())
+    wide = capsys.readouterr().out
+    assert all(head in wide for head in COLUMN_ORDER) and "left out" not in wide
+    assert max(len(line) for line in wide.splitlines()) > columns  # the full table is wider

@@ -87,6 +87,7 @@ def check_against_reference(deal: Deal, objective: str, **switches: Any) -> None
 
 # ---- agreement with the reference --------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [1, 2, 3])
 @fast(80)
 @given(data=st.data())
@@ -229,6 +230,7 @@ for seed, players, rules in [(1, 1, tiny), (2, 3, tiny), (5, 2, other)]:
 """
 
 
+@pytest.mark.slow
 def test_json_identical_across_hash_seeds() -> None:
     outputs = []
     for hashseed in ("0", "1", "4242"):

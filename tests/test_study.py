@@ -83,6 +83,7 @@ def wait_rows(db: Path, proc: subprocess.Popen, at_least: int, timeout: float = 
     raise AssertionError(f"no {at_least} rows: {proc.poll()} {proc.stderr.read() if proc.poll() is not None else ''}")
 
 
+@pytest.mark.slow
 def test_interrupted_and_killed_studies_resume_to_the_uninterrupted_answers(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
     players, seeds = range(1, 4), range(1, 41)
@@ -128,6 +129,7 @@ def test_interrupted_and_killed_studies_resume_to_the_uninterrupted_answers(tmp_
     assert p.returncode == 0 and f"{total} already stored; 0 to solve" in err
 
 
+@pytest.mark.slow
 def test_study_on_a_scheduler_started_here_agrees_with_ascent_solve(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -276,6 +278,7 @@ def test_another_programs_database_is_refused_before_any_write(tmp_path: Path) -
     assert sorted(x.name for x in tmp_path.iterdir() if x.name.startswith("study")) == ["study.db"]
 
 
+@pytest.mark.slow
 def test_unreachable_scheduler_is_one_line_exit_2(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

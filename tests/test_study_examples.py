@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cli.main import main
@@ -29,6 +30,7 @@ def docs_examples() -> list[str]:
             if re.match(r"^ {4,}ascent ", ln) and "HEAD" not in ln]
 
 
+@pytest.mark.slow
 def test_examples_run_as_printed(tmp_path: Path) -> None:
     commands = docs_examples()
     for cmd in (help_examples("variants") + help_examples("study")

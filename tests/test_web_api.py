@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import signal
 import warnings
 
 import pytest
@@ -401,3 +402,42 @@ def test_a_published_puzzle_is_served_as_frozen_without_an_archive_option():
     with TestClient(create_app()) as c:
         public = c.get("/api/daily/2026-12-29?kind=position&size=full").json()
         assert public == {k: v for k, v in record.items() if k not in ("solution", "key_moves")}
+
+
+def test_the_page_names_the_mini_rules_as_the_command_line_does():
+    """The page's rules line for the daily mini puzzle is the name ``ascent daily`` prints,
+    and ``preset=`` accepts it back: the same game as the daily mini rules."""
+    from puzzles.daily import MINI_RULES
+    from tests.test_cli import run
+
+    with TestClient(create_app()) as c:
+        r = c.post("/api/games", json={"daily": "2026-12-01", "kind": "deal", "size": "mini"})
+        assert r.status_code == 201, r.text
+        name = r.json()["rules_text"]
+    printed = run("daily", "--date", "2026-12-01", "--size", "mini")
+    assert printed.exit_code == 0, printed.stderr
+    assert f"rules: {name} (20 cards)" in printed.stdout
+    assert name == "mini"
+    assert RuleSet.from_options([f"preset={name}"]) == MINI_RULES
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_serve_stops_cleanly_on_ctrl_c_and_sigterm(tmp_path, signum):
+    """Ctrl-C (SIGINT) and SIGTERM are how a server is stopped: uvicorn shuts down and
+    ``ascent serve`` exits 0, without ``ascent: error: interrupted``. The signal goes to the
+    child once its main loop runs and it has answered over HTTP."""
+    import urllib.request
+
+    from tests import signalling
+
+    proc = signalling.start(["serve", "--port", "0", "--data", str(tmp_path), "--jobs", "1",
+                             "--log-level", "warning"], "serving")
+    signalling.wait_ready(proc, "serving", timeout=120)
+    started = proc.stderr.readline()  # written before uvicorn starts, so already there
+    url = re.search(r"serving on (http://\S+?)/? ", started).group(1)
+    with urllib.request.urlopen(url + "/api", timeout=60) as r:
+        assert r.status == 200
+    proc.send_signal(signum)
+    out, err = signalling.finish(proc)
+    assert proc.returncode == 0, (proc.returncode, err)
+    assert "interrupted" not in err and "Traceback" not in err, err

@@ -30,12 +30,13 @@ from model.observation import observe
 from model.rules import RuleSet
 from solver import solve
 
-pytestmark = pytest.mark.slow
-
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = Path(os.environ.get("ASCENT_ARTIFACTS", ROOT / "test-artifacts"))
 SEED = 1  # a tiny-rules deal whose win uses placements, Campfires and a discard turn
+
+# slow: each test starts a server and Chromium (pytest -m "not slow" skips them)
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 if not os.path.exists(CHROMIUM):

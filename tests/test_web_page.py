@@ -30,7 +30,7 @@ from tests.test_web_browser import (
     wait_my_turn_or_end,
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 axe_api = pytest.importorskip("axe_playwright_python.sync_playwright")
 
