@@ -48,9 +48,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import functools
 import json
 import logging
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, AsyncIterator, Awaitable, Callable
 
@@ -160,32 +162,29 @@ def parse_date(text: str) -> dt.date:
         raise RecordError(f"date must be YYYY-MM-DD or today, not {text[:40]!r}") from None
 
 
-def create_app(archive: str | Path | None = None,
-               solver: Callable | None = None, max_games: int = 500,
-               data: str | Path | None = None, workers: int = 2, queue: int = 4,
-               processes: bool = False, review_seconds: float = REVIEW_SECONDS) -> Starlette:
-    """The Starlette app. ``archive``: a folder written by ``ascent daily build`` to serve
-    puzzles from (else they come from the published archive :data:`puzzles.archive.PUBLISHED`
-    when it holds the date, and are made on demand by :mod:`puzzles.daily` otherwise);
-    ``solver``: the hint/solution solver ``(game, seconds) -> moves | None`` (default
-    :func:`web.games.default_solver`); ``data``: the folder of the games' SQLite file
-    (:mod:`web.store`; ``None``: in memory); ``workers``/``queue``: the bounds of the solver
-    pool (:class:`web.pool.JobPool`), ``processes``: its jobs in worker processes (else
-    threads; a ``solver`` given here always runs in threads); ``review_seconds``: the
-    analysis time per position of a review."""
-    db = GameDB(Path(data) / DB_NAME if data is not None else None, max_games)
-    store = GameStore(max_games, db)
-    solve = solver or default_solver
-    pool = JobPool(workers, queue, processes=processes and solver is None)
-    archive_dir = Path(archive) if archive is not None else None
+# ---- the shared state of the app ------------------------------------------------------------
 
-    cache: dict[tuple[str, str, str], dict] = {}
-    making: dict[tuple[str, str, str], asyncio.Future] = {}
-    reviews: set[asyncio.Task] = set()
+@dataclass
+class AppState:
+    """What every endpoint shares (``request.app.state.ascent``): the games (``store``, kept in
+    ``db``), the solver pool, the hint/solution solver, the puzzle archive, the reviews
+    running, and the daily puzzles made on demand (``cache``; ``making``: those being made)."""
 
-    def archived(date: dt.date, kind: str, size: str) -> dict | None:
+    db: GameDB
+    store: GameStore
+    pool: JobPool
+    solve: Callable[[Any, float], Any]
+    archive_dir: Path | None = None
+    review_seconds: float = REVIEW_SECONDS
+    cache: dict[tuple[str, str, str], dict] = field(default_factory=dict)
+    making: dict[tuple[str, str, str], asyncio.Future] = field(default_factory=dict)
+    reviews: set[asyncio.Task] = field(default_factory=set)
+
+    def archived(self, date: dt.date, kind: str, size: str) -> dict | None:
         """The puzzle record of date/kind/size from the archive when one is served, or from
-        the published archive, or made earlier; ``None`` when it must be made."""
+        the published archive, or made earlier; ``None`` when it must be made. Raises
+        :class:`RecordError` for a bad kind or size, :class:`NotFound` for a date outside
+        the puzzles' range or missing from the archive."""
         if kind not in ("deal", "position"):
             raise RecordError(f"kind must be deal or position, not {kind[:20]!r}")
         if size not in ("full", "mini"):
@@ -198,9 +197,9 @@ def create_app(archive: str | Path | None = None,
             check_date(date)
         except DateError as exc:
             raise NotFound(str(exc)) from None
-        if archive_dir is not None:
+        if self.archive_dir is not None:
             try:
-                rec = find(archive_dir, date, kind, size)
+                rec = find(self.archive_dir, date, kind, size)
             except arch.ArchiveError as exc:
                 raise Conflict(str(exc)) from None
             if rec is None:
@@ -213,350 +212,476 @@ def create_app(archive: str | Path | None = None,
                 raise Conflict(str(exc)) from None
             if rec is not None:
                 return rec
-        return cache.get((date.isoformat(), kind, size))
+        return self.cache.get((date.isoformat(), kind, size))
 
-    async def puzzle_record(date: dt.date, kind: str, size: str) -> dict:
-        """The puzzle record of date/kind/size (:func:`archived`), else made by
+    async def puzzle_record(self, date: dt.date, kind: str, size: str) -> dict:
+        """The puzzle record of date/kind/size (:meth:`archived`), else made by
         :func:`puzzles.daily.puzzle_for` in the solver pool (seconds to minutes) and kept in
         memory; one job makes it while the other requests for it wait for that job."""
-        rec = await run_in_threadpool(archived, date, kind, size)
+        rec = await run_in_threadpool(self.archived, date, kind, size)
         if rec is not None:
             return rec
         from puzzles import daily
 
         key = (date.isoformat(), kind, size)
-        if key not in making:
+        if key not in self.making:
             async def make() -> dict:
                 try:
-                    made = await pool.run(daily.puzzle_for, date, kind, size)
+                    made = await self.pool.run(daily.puzzle_for, date, kind, size)
                 except daily.GenerationError as exc:
                     raise NotFound(str(exc)) from None
                 except JobError as exc:
                     if exc.kind == "GenerationError":
                         raise NotFound(str(exc)) from None
                     raise
-                cache[key] = made
+                self.cache[key] = made
                 return made
 
             fut = asyncio.ensure_future(make())
-            making[key] = fut
-            fut.add_done_callback(lambda _f: making.pop(key, None))
-        return await asyncio.shield(making[key])
+            self.making[key] = fut
+            fut.add_done_callback(lambda _f: self.making.pop(key, None))
+        return await asyncio.shield(self.making[key])
 
-    def guarded(handler: Callable[..., Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
-        async def run(request: Request) -> Response:
-            try:
-                return await handler(request)
-            except NotFound as exc:
-                return error(404, str(exc))
-            except Conflict as exc:
-                return error(409, str(exc))
-            except IllegalMoveError as exc:
-                return error(422, str(exc), ruling=exc.ruling, reason=exc.reason)
-            except RecordError as exc:
-                return error(400, str(exc))
-            except AscentError as exc:  # impossible deal, rule option, card not in this deck
-                return error(422, str(exc))
-            except HTTPException as exc:
-                return error(exc.status_code, str(exc.detail))
-            except Busy as exc:
-                resp = error(503, str(exc), retry_after=exc.retry_after)
-                resp.headers["Retry-After"] = str(exc.retry_after)
-                return resp
-            except Cancelled as exc:  # the client is gone: nobody reads this
-                return error(499, str(exc))
-        run.__name__ = handler.__name__
-        return run
 
-    async def locked(s: Session, work: Callable[[], Any]) -> Any:
-        """Run ``work`` under the game's lock in a worker thread, so that a long hint of one
-        game never stalls the server's event loop (other games, other requests)."""
+def app_state(request: Request) -> AppState:
+    """The :class:`AppState` of the app that serves ``request``."""
+    st: AppState = request.app.state.ascent
+    return st
 
-        def run() -> Any:
-            with s.lock:
-                return work()
 
-        return await run_in_threadpool(run)
+# ---- helpers of the endpoints -----------------------------------------------------------------
 
-    def session(request: Request) -> Session:
-        return store.get(request.path_params["id"])
+Endpoint = Callable[[Request], Awaitable[Response]]
 
-    async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
 
-    async def api(request: Request) -> Response:
-        return JSONResponse({"endpoints": API})
+def guarded(handler: Endpoint) -> Endpoint:
+    """``handler`` with the project's errors turned into JSON answers: :class:`NotFound`
+    404, :class:`Conflict` 409, an illegal move 422 (with ``ruling`` and ``reason``),
+    :class:`RecordError` 400, another :class:`AscentError` 422, an :class:`HTTPException`
+    its status, :class:`Busy` 503 with ``Retry-After``, :class:`Cancelled` 499."""
 
-    async def status(request: Request) -> Response:
-        return JSONResponse({"pool": pool.status(), "games": len(store), "bots": silent_bots(),
-                             "default_bot": default_bot()})
-
-    async def daily_get(request: Request) -> Response:
-        date = parse_date(request.path_params["date"])
-        q = request.query_params
-        rec = await puzzle_record(date, q.get("kind", "deal"), q.get("size", "mini"))
-        public = {k: v for k, v in rec.items() if k not in ("solution", "key_moves")}
-        return JSONResponse(public)
-
-    async def games_new(request: Request) -> Response:
-        body = await read_json(request)
-        if not isinstance(body, dict):
-            raise RecordError("the body is a JSON object: {\"seed\": N} or {\"daily\": DATE}")
-        mode = body.get("mode", "open")
-        if mode not in ("open", "silent"):
-            raise RecordError(f"mode must be open or silent, not {str(mode)[:20]!r}")
-        if mode == "silent":
-            req = dict(body)
-            if "daily" in req:
-                if not isinstance(req["daily"], str):
-                    raise RecordError("daily is a date YYYY-MM-DD or today")
-                req["challenge"] = parse_date(req.pop("daily")).isoformat()
-            elif "seed" not in req:
-                raise RecordError("a silent game needs {\"seed\": N} or {\"daily\": DATE}")
-            game, title, recipe = silent_game(req)
-            sil = recipe["silent"]
-
-            def make_silent() -> Session:
-                return store.add(game, title, None, recipe, mode="silent", seat=sil["seat"] - 1,
-                                 bot=sil["bot"], challenge=sil["challenge"])
-
-            s = await run_in_threadpool(make_silent)
-        elif "daily" in body:
-            if not isinstance(body["daily"], str):
-                raise RecordError("daily is a date YYYY-MM-DD or today")
-            date = parse_date(body["daily"])
-            rec = await puzzle_record(date, str(body.get("kind", "deal")),
-                                      str(body.get("size", "mini")))
-            game, title, pz = puzzle_from_record(rec)
-            s = await run_in_threadpool(store.add, game, title, pz, {"puzzle": rec})
-        elif "puzzle" in body:
-            game, title, pz = puzzle_from_record(body["puzzle"])
-            s = await run_in_threadpool(store.add, game, title, pz, {"puzzle": body["puzzle"]})
-        elif "seed" in body:
-            game, title = game_from_seed(body["seed"], body.get("players", 1), body.get("rules"))
-            recipe = {"seed": body["seed"], "players": game.players, "rules": game.rules.to_dict()}
-            s = await run_in_threadpool(store.add, game, title, None, recipe)
-        else:
-            raise RecordError("start a game with {\"seed\": N, ...}, {\"daily\": DATE, ...} "
-                              "or {\"puzzle\": RECORD}")
-        return JSONResponse(await locked(s, s.state), status_code=201)
-
-    async def game_get(request: Request) -> Response:
-        s = await run_in_threadpool(session, request)
-        return JSONResponse(await locked(s, s.state))
-
-    async def game_check(request: Request) -> Response:
-        s = await run_in_threadpool(session, request)
-        body = await read_json(request)
-        return JSONResponse(await locked(s, lambda: s.check(body)))
-
-    async def game_move(request: Request) -> Response:
-        s = await run_in_threadpool(session, request)
-        body = await read_json(request)
-
-        def work() -> dict:
-            s.play(body)
-            store.save(s)
-            return s.state()
-
-        return JSONResponse(await locked(s, work))
-
-    async def game_undo(request: Request) -> Response:
-        s = await run_in_threadpool(session, request)
-
-        def work() -> dict:
-            s.undo()
-            store.save(s)
-            return s.state()
-
-        return JSONResponse(await locked(s, work))
-
-    async def bot_choice(s: Session, request: Request, seat_to_move: bool) -> tuple[Move, int]:
-        """The bot's move for the seat to move (a bot's seat, or the person's for a hint)
-        from that seat's observation only (V1), and the turn it is for; a slow bot runs in
-        the pool."""
-        def ask() -> tuple[Any, int]:
-            g = s.game
-            if g.outcome() is not None:
-                raise Conflict(f"the game is over ({g.outcome()})")
-            if seat_to_move != (g.to_move == s.seat):
-                raise Conflict("it is your turn" if g.to_move == s.seat
-                               else f"it is player {g.to_move + 1}'s turn (the {s.bot} bot)")
-            return observe(g), g.turn
-
-        obs, turn = await locked(s, ask)
-        seed = (s.recipe.get("silent", {}).get("seed", 0) * 1009 + turn) % (1 << 62)
-        if s.bot == "greedy":  # microseconds: no pool
-            move = await run_in_threadpool(bot_move, obs, s.bot, seed)
-        else:
-            move = await pool.run(bot_move, obs, s.bot, seed, disconnected=request.is_disconnected)
-        return move, turn
-
-    async def game_advance(request: Request) -> Response:
-        s = await run_in_threadpool(session, request)
-        if not s.silent:
-            raise Conflict("an open game has no bots")
-        move, turn = await bot_choice(s, request, seat_to_move=False)
-
-        def work() -> dict:
-            if s.game.turn != turn:
-                raise Conflict("the game moved on meanwhile")
-            s.play_bot(move)
-            store.save(s)
-            return s.state()
-
-        return JSONResponse(await locked(s, work))
-
-    async def game_hint(request: Request) -> Response:
-        s = await run_in_threadpool(session, request)
-        if s.silent:
-            move, _ = await bot_choice(s, request, seat_to_move=True)
-            text = await locked(s, lambda: s.game.move_text(move))
-            return JSONResponse({"move": move.to_json(), "text": text, "source": f"{s.bot} bot"})
-        step = await locked(s, s.hint_step)
-        if isinstance(step, dict):
-            return JSONResponse(step)
-        which, position, done = step
-        cont = await pool.run(solve, position, SOLVER_SECONDS, disconnected=request.is_disconnected)
-
-        def work() -> dict:
-            ans = s.hint_found(which, done, cont)
-            store.save(s)
-            return ans
-
-        return JSONResponse(await locked(s, work))
-
-    async def game_solution(request: Request) -> Response:
-        s = await run_in_threadpool(session, request)
-        raw = request.path_params["k"]
-        if not raw.isdigit() or len(raw) > 6:
-            raise RecordError(f"step must be a whole number ≥ 0, not {raw[:20]!r}")
-        if s.silent:
-            raise Conflict("a silent game shows no solution: its review opens once it is over")
-        if s.reference is None:
-            line = await pool.run(solve, await locked(s, s.start_game), SOLVER_SECONDS,
-                                  disconnected=request.is_disconnected)
-            if not line:
-                raise Conflict("no solution known: the solver found no win in time")
-
-            def keep() -> None:
-                if s.reference is None:
-                    s.reference, s.reference_source = list(line), "solver"
-                    store.save(s)
-
-            await locked(s, keep)
-        return JSONResponse(await locked(s, lambda: reveal_step(s, int(raw), solve)))
-
-    # ---- reviews -------------------------------------------------------------------------
-
-    def review_status(s: Session) -> dict[str, Any]:
-        r = s.review
-        if r is None:
-            return {"status": "none", "over": s.game.outcome() is not None}
-        if r["status"] == "running":
-            return {**r, "elapsed": round(time.time() - r["started"], 1)}
-        return r
-
-    async def run_review(s: Session, start: Any, moves: list[Move]) -> None:
+    @functools.wraps(handler)
+    async def run(request: Request) -> Response:
         try:
-            follow = "best" if s.silent and "best" in silent_bots() else None
-            data = await pool.run(review_job, start, moves, review_seconds, follow)
+            return await handler(request)
+        except NotFound as exc:
+            return error(404, str(exc))
+        except Conflict as exc:
+            return error(409, str(exc))
+        except IllegalMoveError as exc:
+            return error(422, str(exc), ruling=exc.ruling, reason=exc.reason)
+        except RecordError as exc:
+            return error(400, str(exc))
+        except AscentError as exc:  # impossible deal, rule option, card not in this deck
+            return error(422, str(exc))
+        except HTTPException as exc:
+            return error(exc.status_code, str(exc.detail))
         except Busy as exc:
-            s.review = {"status": "busy", "error": str(exc), "retry_after": exc.retry_after}
-            return
-        except Exception as exc:  # noqa: BLE001 - a failed review is shown as failed, and logged
-            log.exception("review of game %s failed", s.id)
-            s.review = {"status": "failed", "error": f"the review failed ({type(exc).__name__})"}
-            return
-        s.review = data
-        await run_in_threadpool(store.db.put_review, s.id, data)
+            resp = error(503, str(exc), retry_after=exc.retry_after)
+            resp.headers["Retry-After"] = str(exc.retry_after)
+            return resp
+        except Cancelled as exc:  # the client is gone: nobody reads this
+            return error(499, str(exc))
 
-    async def review_post(request: Request) -> Response:
-        s = await run_in_threadpool(session, request)
-        if s.game.outcome() is None:
-            raise Conflict("the review opens once the game is over")
-        if s.review is not None and s.review["status"] in ("running", "done"):
-            return JSONResponse(review_status(s))
-        if pool.admitted >= pool.workers + pool.queue:
-            raise Busy("the server is busy: every solver worker is taken and the queue is full",
-                       pool.retry_after())
-        start, moves = await locked(s, lambda: (s.start_point(), list(s.game.move_stack)))
-        s.review = {"status": "running", "started": time.time(), "positions": len(moves) + 1,
-                    "estimate": round((len(moves) + 1) * review_seconds, 1)}
-        task = asyncio.ensure_future(run_review(s, start, moves))
-        reviews.add(task)
-        task.add_done_callback(reviews.discard)
-        return JSONResponse(review_status(s), status_code=202)
+    return run
 
-    async def review_get(request: Request) -> Response:
-        s = await run_in_threadpool(session, request)
-        if s.game.outcome() is None:
-            raise Conflict("the review opens once the game is over")
+
+async def locked(s: Session, work: Callable[[], Any]) -> Any:
+    """Run ``work`` under the game's lock in a worker thread, so that a long hint of one
+    game never stalls the server's event loop (other games, other requests)."""
+
+    def run() -> Any:
+        with s.lock:
+            return work()
+
+    return await run_in_threadpool(run)
+
+
+async def session(request: Request) -> Session:
+    """The game of the path's ``{id}`` (:class:`NotFound` if there is none)."""
+    return await run_in_threadpool(app_state(request).store.get, request.path_params["id"])
+
+
+def step_number(request: Request) -> int:
+    """The path's ``{k}``: a whole number ≥ 0 of at most 6 digits (:class:`RecordError`)."""
+    raw = request.path_params["k"]
+    if not raw.isdigit() or len(raw) > 6:
+        raise RecordError(f"step must be a whole number ≥ 0, not {raw[:20]!r}")
+    return int(raw)
+
+
+# ---- the page ---------------------------------------------------------------------------------
+
+async def index(request: Request) -> Response:
+    """``GET /`` and ``GET /g/{id}``: the page (static HTML)."""
+    return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
+
+
+async def api(request: Request) -> Response:
+    """``GET /api``: the endpoints, as JSON."""
+    return JSONResponse({"endpoints": API})
+
+
+async def status(request: Request) -> Response:
+    """``GET /api/status``: the solver pool's counts, the games kept, the bots."""
+    st = app_state(request)
+    return JSONResponse({"pool": st.pool.status(), "games": len(st.store), "bots": silent_bots(),
+                         "default_bot": default_bot()})
+
+
+@guarded
+async def daily_get(request: Request) -> Response:
+    """``GET /api/daily/{date}``: the daily puzzle record without its solution."""
+    date = parse_date(request.path_params["date"])
+    q = request.query_params
+    rec = await app_state(request).puzzle_record(date, q.get("kind", "deal"), q.get("size", "mini"))
+    public = {k: v for k, v in rec.items() if k not in ("solution", "key_moves")}
+    return JSONResponse(public)
+
+
+# ---- games ------------------------------------------------------------------------------------
+
+@guarded
+async def games_new(request: Request) -> Response:
+    """``POST /api/games``: start a game (a deal, a daily puzzle, a puzzle record, or the
+    real game); 201 and its state."""
+    st = app_state(request)
+    store = st.store
+    body = await read_json(request)
+    if not isinstance(body, dict):
+        raise RecordError("the body is a JSON object: {\"seed\": N} or {\"daily\": DATE}")
+    mode = body.get("mode", "open")
+    if mode not in ("open", "silent"):
+        raise RecordError(f"mode must be open or silent, not {str(mode)[:20]!r}")
+    if mode == "silent":
+        req = dict(body)
+        if "daily" in req:
+            if not isinstance(req["daily"], str):
+                raise RecordError("daily is a date YYYY-MM-DD or today")
+            req["challenge"] = parse_date(req.pop("daily")).isoformat()
+        elif "seed" not in req:
+            raise RecordError("a silent game needs {\"seed\": N} or {\"daily\": DATE}")
+        game, title, recipe = silent_game(req)
+        sil = recipe["silent"]
+
+        def make_silent() -> Session:
+            return store.add(game, title, None, recipe, mode="silent", seat=sil["seat"] - 1,
+                             bot=sil["bot"], challenge=sil["challenge"])
+
+        s = await run_in_threadpool(make_silent)
+    elif "daily" in body:
+        if not isinstance(body["daily"], str):
+            raise RecordError("daily is a date YYYY-MM-DD or today")
+        date = parse_date(body["daily"])
+        rec = await st.puzzle_record(date, str(body.get("kind", "deal")),
+                                     str(body.get("size", "mini")))
+        game, title, pz = puzzle_from_record(rec)
+        s = await run_in_threadpool(store.add, game, title, pz, {"puzzle": rec})
+    elif "puzzle" in body:
+        game, title, pz = puzzle_from_record(body["puzzle"])
+        s = await run_in_threadpool(store.add, game, title, pz, {"puzzle": body["puzzle"]})
+    elif "seed" in body:
+        game, title = game_from_seed(body["seed"], body.get("players", 1), body.get("rules"))
+        recipe = {"seed": body["seed"], "players": game.players, "rules": game.rules.to_dict()}
+        s = await run_in_threadpool(store.add, game, title, None, recipe)
+    else:
+        raise RecordError("start a game with {\"seed\": N, ...}, {\"daily\": DATE, ...} "
+                          "or {\"puzzle\": RECORD}")
+    return JSONResponse(await locked(s, s.state), status_code=201)
+
+
+@guarded
+async def game_get(request: Request) -> Response:
+    """``GET /api/games/{id}``: the game's state."""
+    s = await session(request)
+    return JSONResponse(await locked(s, s.state))
+
+
+@guarded
+async def game_check(request: Request) -> Response:
+    """``POST /api/games/{id}/check``: would this placement be legal, and its cost."""
+    s = await session(request)
+    body = await read_json(request)
+    return JSONResponse(await locked(s, lambda: s.check(body)))
+
+
+@guarded
+async def game_move(request: Request) -> Response:
+    """``POST /api/games/{id}/moves``: make the person's move; the new state."""
+    st = app_state(request)
+    s = await session(request)
+    body = await read_json(request)
+
+    def work() -> dict:
+        s.play(body)
+        st.store.save(s)
+        return s.state()
+
+    return JSONResponse(await locked(s, work))
+
+
+@guarded
+async def game_undo(request: Request) -> Response:
+    """``POST /api/games/{id}/undo``: take back the last move of an open game."""
+    st = app_state(request)
+    s = await session(request)
+
+    def work() -> dict:
+        s.undo()
+        st.store.save(s)
+        return s.state()
+
+    return JSONResponse(await locked(s, work))
+
+
+async def bot_choice(request: Request, s: Session, seat_to_move: bool) -> tuple[Move, int]:
+    """The bot's move for the seat to move (a bot's seat, or the person's for a hint)
+    from that seat's observation only (V1), and the turn it is for; a slow bot runs in
+    the pool."""
+    pool = app_state(request).pool
+
+    def ask() -> tuple[Any, int]:
+        g = s.game
+        if g.outcome() is not None:
+            raise Conflict(f"the game is over ({g.outcome()})")
+        if seat_to_move != (g.to_move == s.seat):
+            raise Conflict("it is your turn" if g.to_move == s.seat
+                           else f"it is player {g.to_move + 1}'s turn (the {s.bot} bot)")
+        return observe(g), g.turn
+
+    obs, turn = await locked(s, ask)
+    seed = (s.recipe.get("silent", {}).get("seed", 0) * 1009 + turn) % (1 << 62)
+    if s.bot == "greedy":  # microseconds: no pool
+        move = await run_in_threadpool(bot_move, obs, s.bot, seed)
+    else:
+        move = await pool.run(bot_move, obs, s.bot, seed, disconnected=request.is_disconnected)
+    return move, turn
+
+
+@guarded
+async def game_advance(request: Request) -> Response:
+    """``POST /api/games/{id}/advance``: a silent game's bot to move makes its move."""
+    st = app_state(request)
+    s = await session(request)
+    if not s.silent:
+        raise Conflict("an open game has no bots")
+    move, turn = await bot_choice(request, s, seat_to_move=False)
+
+    def work() -> dict:
+        if s.game.turn != turn:
+            raise Conflict("the game moved on meanwhile")
+        s.play_bot(move)
+        st.store.save(s)
+        return s.state()
+
+    return JSONResponse(await locked(s, work))
+
+
+@guarded
+async def game_hint(request: Request) -> Response:
+    """``GET /api/games/{id}/hint``: the next move (a silent game: the bot's move for the
+    person's seat; else the solution's, the solver's or a key move)."""
+    st = app_state(request)
+    s = await session(request)
+    if s.silent:
+        move, _ = await bot_choice(request, s, seat_to_move=True)
+        text = await locked(s, lambda: s.game.move_text(move))
+        return JSONResponse({"move": move.to_json(), "text": text, "source": f"{s.bot} bot"})
+    step = await locked(s, s.hint_step)
+    if isinstance(step, dict):
+        return JSONResponse(step)
+    which, position, done = step
+    cont = await st.pool.run(st.solve, position, SOLVER_SECONDS,
+                             disconnected=request.is_disconnected)
+
+    def work() -> dict:
+        ans = s.hint_found(which, done, cont)
+        st.store.save(s)
+        return ans
+
+    return JSONResponse(await locked(s, work))
+
+
+@guarded
+async def game_solution(request: Request) -> Response:
+    """``GET /api/games/{id}/solution/{k}``: step ``k`` of the solution, with its picture."""
+    st = app_state(request)
+    s = await session(request)
+    k = step_number(request)
+    if s.silent:
+        raise Conflict("a silent game shows no solution: its review opens once it is over")
+    if s.reference is None:
+        line = await st.pool.run(st.solve, await locked(s, s.start_game), SOLVER_SECONDS,
+                                 disconnected=request.is_disconnected)
+        if not line:
+            raise Conflict("no solution known: the solver found no win in time")
+
+        def keep() -> None:
+            if s.reference is None:
+                s.reference, s.reference_source = list(line), "solver"
+                st.store.save(s)
+
+        await locked(s, keep)
+    return JSONResponse(await locked(s, lambda: reveal_step(s, k, st.solve)))
+
+
+# ---- reviews ----------------------------------------------------------------------------------
+
+def review_status(s: Session) -> dict[str, Any]:
+    """The review's JSON: ``{"status": "none", "over"}``, the progress while it runs, or
+    the stored answer."""
+    r = s.review
+    if r is None:
+        return {"status": "none", "over": s.game.outcome() is not None}
+    if r["status"] == "running":
+        return {**r, "elapsed": round(time.time() - r["started"], 1)}
+    return r
+
+
+async def run_review(st: AppState, s: Session, start: Any, moves: list[Move]) -> None:
+    """Make the review of ``s`` in the pool and keep it (in the session and the file);
+    ``busy`` or ``failed`` when it could not be made."""
+    try:
+        follow = "best" if s.silent and "best" in silent_bots() else None
+        data = await st.pool.run(review_job, start, moves, st.review_seconds, follow)
+    except Busy as exc:
+        s.review = {"status": "busy", "error": str(exc), "retry_after": exc.retry_after}
+        return
+    except Exception as exc:  # noqa: BLE001 - a failed review is shown as failed, and logged
+        log.exception("review of game %s failed", s.id)
+        s.review = {"status": "failed", "error": f"the review failed ({type(exc).__name__})"}
+        return
+    s.review = data
+    await run_in_threadpool(st.store.db.put_review, s.id, data)
+
+
+@guarded
+async def review_post(request: Request) -> Response:
+    """``POST /api/games/{id}/review``: start the review of a finished game (202), or the
+    review when it runs or is done."""
+    st = app_state(request)
+    s = await session(request)
+    if s.game.outcome() is None:
+        raise Conflict("the review opens once the game is over")
+    if s.review is not None and s.review["status"] in ("running", "done"):
         return JSONResponse(review_status(s))
+    pool = st.pool
+    if pool.admitted >= pool.workers + pool.queue:
+        raise Busy("the server is busy: every solver worker is taken and the queue is full",
+                   pool.retry_after())
+    start, moves = await locked(s, lambda: (s.start_point(), list(s.game.move_stack)))
+    s.review = {"status": "running", "started": time.time(), "positions": len(moves) + 1,
+                "estimate": round((len(moves) + 1) * st.review_seconds, 1)}
+    task = asyncio.ensure_future(run_review(st, s, start, moves))
+    st.reviews.add(task)
+    task.add_done_callback(st.reviews.discard)
+    return JSONResponse(review_status(s), status_code=202)
 
-    async def review_line(request: Request) -> Response:
-        s = await run_in_threadpool(session, request)
-        raw = request.path_params["k"]
-        if not raw.isdigit() or len(raw) > 6:
-            raise RecordError(f"step must be a whole number ≥ 0, not {raw[:20]!r}")
-        r = s.review
-        if s.game.outcome() is None or r is None or r.get("status") != "done":
-            raise Conflict("no review of this game yet")
-        if r.get("line_from") is None:
-            raise NotFound("the review has no winning line")
-        line = [Move.from_json(m["move"]) for m in r["winning_line"]]
 
-        def step() -> dict:
-            g = s.start_game()
-            for m in s.game.move_stack[: r["line_from"]]:
-                g.push(m)
-            try:
-                return line_step(g, line, int(raw))
-            except IndexError as exc:
-                raise NotFound(str(exc)) from None
+@guarded
+async def review_get(request: Request) -> Response:
+    """``GET /api/games/{id}/review``: the review, or its progress."""
+    s = await session(request)
+    if s.game.outcome() is None:
+        raise Conflict("the review opens once the game is over")
+    return JSONResponse(review_status(s))
 
-        return JSONResponse(await locked(s, step))
 
-    async def not_found(request: Request, exc: Exception) -> Response:
-        status = getattr(exc, "status_code", 404)
-        detail = getattr(exc, "detail", "not found")
-        return error(status, f"{request.method} {request.url.path}: {detail}")
+@guarded
+async def review_line(request: Request) -> Response:
+    """``GET /api/games/{id}/review/line/{k}``: step ``k`` of the review's winning line."""
+    s = await session(request)
+    k = step_number(request)
+    r = s.review
+    if s.game.outcome() is None or r is None or r.get("status") != "done":
+        raise Conflict("no review of this game yet")
+    if r.get("line_from") is None:
+        raise NotFound("the review has no winning line")
+    line = [Move.from_json(m["move"]) for m in r["winning_line"]]
 
-    async def server_error(request: Request, exc: Exception) -> Response:
-        log.exception("unexpected error on %s %s", request.method, request.url.path)
-        return error(500, f"internal error ({type(exc).__name__}); the server log has the details")
+    def step() -> dict:
+        g = s.start_game()
+        for m in s.game.move_stack[: r["line_from"]]:
+            g.push(m)
+        try:
+            return line_step(g, line, k)
+        except IndexError as exc:
+            raise NotFound(str(exc)) from None
+
+    return JSONResponse(await locked(s, step))
+
+
+# ---- errors and the app -----------------------------------------------------------------------
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    """An unknown path (404) or a wrong method (405), as JSON."""
+    status_code = getattr(exc, "status_code", 404)
+    detail = getattr(exc, "detail", "not found")
+    return error(status_code, f"{request.method} {request.url.path}: {detail}")
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    """An unexpected failure: a JSON 500 without a traceback (the log has it)."""
+    log.exception("unexpected error on %s %s", request.method, request.url.path)
+    return error(500, f"internal error ({type(exc).__name__}); the server log has the details")
+
+
+#: The routes: each a small endpoint of this module over the shared :class:`AppState`.
+ROUTES = [
+    Route("/", index),
+    Route("/g/{id}", index),
+    Route("/api", api),
+    Route("/api/status", status),
+    Route("/api/daily/{date}", daily_get),
+    Route("/api/games", games_new, methods=["POST"]),
+    Route("/api/games/{id}", game_get),
+    Route("/api/games/{id}/check", game_check, methods=["POST"]),
+    Route("/api/games/{id}/moves", game_move, methods=["POST"]),
+    Route("/api/games/{id}/advance", game_advance, methods=["POST"]),
+    Route("/api/games/{id}/undo", game_undo, methods=["POST"]),
+    Route("/api/games/{id}/hint", game_hint),
+    Route("/api/games/{id}/solution/{k}", game_solution),
+    Route("/api/games/{id}/review", review_get, methods=["GET"]),
+    Route("/api/games/{id}/review", review_post, methods=["POST"]),
+    Route("/api/games/{id}/review/line/{k}", review_line),
+    Mount("/static", StaticFiles(directory=STATIC), name="static"),
+]
+
+
+def create_app(archive: str | Path | None = None,
+               solver: Callable | None = None, max_games: int = 500,
+               data: str | Path | None = None, workers: int = 2, queue: int = 4,
+               processes: bool = False, review_seconds: float = REVIEW_SECONDS) -> Starlette:
+    """The Starlette app: :data:`ROUTES` over one :class:`AppState`. ``archive``: a folder
+    written by ``ascent daily build`` to serve puzzles from (else they come from the
+    published archive :data:`puzzles.archive.PUBLISHED` when it holds the date, and are made
+    on demand by :mod:`puzzles.daily` otherwise); ``solver``: the hint/solution solver
+    ``(game, seconds) -> moves | None`` (default :func:`web.games.default_solver`); ``data``:
+    the folder of the games' SQLite file (:mod:`web.store`; ``None``: in memory);
+    ``workers``/``queue``: the bounds of the solver pool (:class:`web.pool.JobPool`),
+    ``processes``: its jobs in worker processes (else threads; a ``solver`` given here
+    always runs in threads); ``review_seconds``: the analysis time per position of a
+    review."""
+    db = GameDB(Path(data) / DB_NAME if data is not None else None, max_games)
+    st = AppState(db=db, store=GameStore(max_games, db),
+                  pool=JobPool(workers, queue, processes=processes and solver is None),
+                  solve=solver or default_solver,
+                  archive_dir=Path(archive) if archive is not None else None,
+                  review_seconds=review_seconds)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         try:
             yield
         finally:
-            for t in list(reviews):
+            for t in list(st.reviews):
                 t.cancel()
-            pool.close()
-            db.close()
+            st.pool.close()
+            st.db.close()
 
-    routes = [
-        Route("/", index),
-        Route("/g/{id}", index),
-        Route("/api", api),
-        Route("/api/status", status),
-        Route("/api/daily/{date}", guarded(daily_get)),
-        Route("/api/games", guarded(games_new), methods=["POST"]),
-        Route("/api/games/{id}", guarded(game_get)),
-        Route("/api/games/{id}/check", guarded(game_check), methods=["POST"]),
-        Route("/api/games/{id}/moves", guarded(game_move), methods=["POST"]),
-        Route("/api/games/{id}/advance", guarded(game_advance), methods=["POST"]),
-        Route("/api/games/{id}/undo", guarded(game_undo), methods=["POST"]),
-        Route("/api/games/{id}/hint", guarded(game_hint)),
-        Route("/api/games/{id}/solution/{k}", guarded(game_solution)),
-        Route("/api/games/{id}/review", guarded(review_get), methods=["GET"]),
-        Route("/api/games/{id}/review", guarded(review_post), methods=["POST"]),
-        Route("/api/games/{id}/review/line/{k}", guarded(review_line)),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
-    app = Starlette(routes=routes, lifespan=lifespan,
+    app = Starlette(routes=ROUTES, lifespan=lifespan,
                     exception_handlers={HTTPException: not_found, Exception: server_error})
-    app.state.store = store
-    app.state.pool = pool
+    app.state.ascent = st
+    app.state.store = st.store
+    app.state.pool = st.pool
     return app
