@@ -60,7 +60,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -83,6 +83,7 @@ from web.games import (
 )
 from web.jobs import REVIEW_SECONDS, bot_move
 from web.jobs import review as review_job
+from web.pages import check_page_query, error_page, wants_html, whole_number
 from web.pool import Busy, Cancelled, JobError, JobPool
 from web.review import line_step
 from web.store import DB_NAME, GameDB
@@ -160,6 +161,17 @@ def parse_date(text: str) -> dt.date:
         return dt.date.fromisoformat(text)
     except ValueError:
         raise RecordError(f"date must be YYYY-MM-DD or today, not {text[:40]!r}") from None
+
+
+class GameOver(Conflict):
+    """A move or a bot's move asked of a finished game: 409 like every refusal of the game's
+    state, with the ruling that ended it (``R10`` won, ``R12`` lost) and the reason."""
+
+    def __init__(self, game: Any) -> None:
+        over = game.outcome()
+        self.ruling = "R10" if over == "win" else "R12"
+        self.reason = f"the game is already {'won' if over == 'win' else 'lost'}"
+        super().__init__(f"the game is over ({over}): no move can be made")
 
 
 # ---- the shared state of the app ------------------------------------------------------------
@@ -266,6 +278,8 @@ def guarded(handler: Endpoint) -> Endpoint:
             return await handler(request)
         except NotFound as exc:
             return error(404, str(exc))
+        except GameOver as exc:
+            return error(409, str(exc), ruling=exc.ruling, reason=exc.reason)
         except Conflict as exc:
             return error(409, str(exc))
         except IllegalMoveError as exc:
@@ -312,9 +326,41 @@ def step_number(request: Request) -> int:
 
 # ---- the page ---------------------------------------------------------------------------------
 
+def page_error(request: Request, status_code: int, title: str, message: str) -> Response:
+    """An error of an address of the page: a small HTML page for a browser
+    (:func:`web.pages.wants_html`), else JSON ``{"error", "status"}``."""
+    if wants_html(request.headers.get("accept")):
+        return HTMLResponse(error_page(status_code, title, message), status_code=status_code)
+    return error(status_code, message)
+
+
 async def index(request: Request) -> Response:
-    """``GET /`` and ``GET /g/{id}``: the page (static HTML)."""
+    """``GET /``: the page (static HTML), once its address is checked
+    (:func:`web.pages.check_page_query`: ``?seed=12abc`` is a 400 naming the value)."""
+    try:
+        check_page_query(request.query_params)
+    except RecordError as exc:
+        return page_error(request, 400, "Bad address", str(exc))
     return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
+
+
+async def game_page(request: Request) -> Response:
+    """``GET /g/{id}``: the page of a game kept by the server, else 404 (an HTML page for a
+    browser, JSON for another client)."""
+    try:
+        await session(request)
+        check_page_query(request.query_params)
+    except NotFound as exc:
+        return page_error(request, 404, "No such game", str(exc))
+    except RecordError as exc:
+        return page_error(request, 400, "Bad address", str(exc))
+    return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
+
+
+async def favicon(request: Request) -> Response:
+    """``GET /favicon.ico`` (and ``/favicon.svg``): the site's icon, an SVG."""
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
+                        headers={"Cache-Control": "public, max-age=86400"})
 
 
 async def api(request: Request) -> Response:
@@ -350,6 +396,9 @@ async def games_new(request: Request) -> Response:
     body = await read_json(request)
     if not isinstance(body, dict):
         raise RecordError("the body is a JSON object: {\"seed\": N} or {\"daily\": DATE}")
+    for key in ("seed", "players", "seat"):  # the page may pass its address's text on
+        if isinstance(body.get(key), str):
+            body[key] = whole_number(key, body[key])
     mode = body.get("mode", "open")
     if mode not in ("open", "silent"):
         raise RecordError(f"mode must be open or silent, not {str(mode)[:20]!r}")
@@ -413,6 +462,9 @@ async def game_move(request: Request) -> Response:
     body = await read_json(request)
 
     def work() -> dict:
+        over = s.game.outcome()
+        if over is not None:  # the same answer as /advance and /hint: the game refuses
+            raise GameOver(s.game)
         s.play(body)
         st.store.save(s)
         return s.state()
@@ -443,7 +495,7 @@ async def bot_choice(request: Request, s: Session, seat_to_move: bool) -> tuple[
     def ask() -> tuple[Any, int]:
         g = s.game
         if g.outcome() is not None:
-            raise Conflict(f"the game is over ({g.outcome()})")
+            raise GameOver(g)
         if seat_to_move != (g.to_move == s.seat):
             raise Conflict("it is your turn" if g.to_move == s.seat
                            else f"it is player {g.to_move + 1}'s turn (the {s.bot} bot)")
@@ -629,7 +681,9 @@ async def server_error(request: Request, exc: Exception) -> Response:
 #: The routes: each a small endpoint of this module over the shared :class:`AppState`.
 ROUTES = [
     Route("/", index),
-    Route("/g/{id}", index),
+    Route("/g/{id}", game_page),
+    Route("/favicon.ico", favicon),
+    Route("/favicon.svg", favicon),
     Route("/api", api),
     Route("/api/status", status),
     Route("/api/daily/{date}", daily_get),
