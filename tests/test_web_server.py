@@ -92,3 +92,50 @@ def test_a_move_on_a_finished_game_is_409_as_advance(client):
     assert r.status_code == 409 and r.json()["ruling"] == "R12", r.text
     assert client.post(f"/api/games/{gid}/advance").status_code == 409
     assert client.get(f"/api/games/{gid}").json()["turn"] == state["turn"]  # nothing lost
+
+
+def test_a_bot_thinks_off_the_request_path_and_advance_makes_its_move(monkeypatch):
+    """A slow bot (held here until the test lets it go) thinks in the background from the
+    moment its turn comes: other games' moves are answered meanwhile, /advance answers 503
+    with Retry-After while it thinks (the game unchanged), then makes exactly its move."""
+    import threading
+
+    import web.app
+    import web.teammates
+    from web.jobs import timed_bot_move
+
+    release, started = threading.Event(), threading.Event()
+
+    def held(obs, name, seed):
+        if name == "sampling":
+            started.set()
+            assert release.wait(60)
+        return timed_bot_move(obs, "greedy", seed)
+
+    monkeypatch.setattr(web.teammates, "timed_bot_move", held)
+    with TestClient(create_app(), raise_server_exceptions=False) as c:
+        slow = c.post("/api/games", json={"seed": 3, "players": 3, "seat": 2, "mode": "silent",
+                                          "bot": "sampling", "rules": TINY})
+        assert slow.status_code == 201 and slow.json()["bots_turn"]
+        assert slow.json()["bot_ready"] is False
+        gid = slow.json()["id"]
+        assert started.wait(30)  # the bot thinks, though nobody asked /advance yet
+        other = c.post("/api/games", json={"seed": 5, "players": 3, "seat": 1, "mode": "silent",
+                                           "bot": "greedy", "rules": TINY}).json()
+        hint = c.get(f"/api/games/{other['id']}/hint").json()
+        moved = c.post(f"/api/games/{other['id']}/moves", json=hint["move"])
+        assert moved.status_code == 200 and moved.json()["turn"] == 1
+        assert not release.is_set()  # answered while the slow bot still thinks
+        status = c.get("/api/status").json()["teammates"]
+        assert status["thinking"] >= 1 and status["pool"]["running"] == 1
+        monkeypatch.setattr(web.app, "ADVANCE_WAIT", 0.05)
+        busy = c.post(f"/api/games/{gid}/advance")
+        assert busy.status_code == 503 and busy.headers["Retry-After"] == "1", busy.text
+        assert c.get(f"/api/games/{gid}").json()["turn"] == 0  # nothing lost, nothing made
+        release.set()
+        monkeypatch.setattr(web.app, "ADVANCE_WAIT", 30.0)
+        state = c.post(f"/api/games/{gid}/advance").json()
+        assert state["turn"] == 1 and state["moves"][0]["bot"] and state["your_turn"]
+        assert state["bot_ready"] is None
+        status = c.get("/api/status").json()["teammates"]
+        assert status["made"] >= 2 and status["bot_cpu_ms"]["n"] >= 2

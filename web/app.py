@@ -87,9 +87,12 @@ from web.pages import check_page_query, error_page, wants_html, whole_number
 from web.pool import Busy, Cancelled, JobError, JobPool
 from web.review import line_step
 from web.store import DB_NAME, GameDB
+from web.teammates import TeamMates
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 64 * 1024
+#: Seconds ``/advance`` waits for a bot still thinking before it answers 503 (Retry-After 1).
+ADVANCE_WAIT = 20.0
 log = logging.getLogger("ascent.web")
 
 API = [
@@ -179,13 +182,15 @@ class GameOver(Conflict):
 @dataclass
 class AppState:
     """What every endpoint shares (``request.app.state.ascent``): the games (``store``, kept in
-    ``db``), the solver pool, the hint/solution solver, the puzzle archive, the reviews
+    ``db``), the solver pool, the hint/solution solver, the bots of silent games
+    (:class:`web.teammates.TeamMates`, with their own pool), the puzzle archive, the reviews
     running, and the daily puzzles made on demand (``cache``; ``making``: those being made)."""
 
     db: GameDB
     store: GameStore
     pool: JobPool
     solve: Callable[[Any, float], Any]
+    teammates: TeamMates
     archive_dir: Path | None = None
     review_seconds: float = REVIEW_SECONDS
     cache: dict[tuple[str, str, str], dict] = field(default_factory=dict)
@@ -324,6 +329,19 @@ def step_number(request: Request) -> int:
     return int(raw)
 
 
+def answer_state(st: AppState, s: Session, state: dict[str, Any], status_code: int = 200) -> Response:
+    """A game's ``state`` as the answer. In a silent game whose bot is to move, that bot's
+    move is started in the background now (:meth:`TeamMates.prepare`), and ``bot_ready``
+    says whether it is made already (``null`` when no bot is to move)."""
+    if state.get("mode") == "silent":
+        ready = None
+        if state.get("bots_turn"):
+            st.teammates.prepare(s, state["turn"])
+            ready = st.teammates.ready(s.id, state["turn"])
+        state["bot_ready"] = ready
+    return JSONResponse(state, status_code=status_code)
+
+
 # ---- the page ---------------------------------------------------------------------------------
 
 def page_error(request: Request, status_code: int, title: str, message: str) -> Response:
@@ -372,7 +390,7 @@ async def status(request: Request) -> Response:
     """``GET /api/status``: the solver pool's counts, the games kept, the bots."""
     st = app_state(request)
     return JSONResponse({"pool": st.pool.status(), "games": len(st.store), "bots": silent_bots(),
-                         "default_bot": default_bot()})
+                         "default_bot": default_bot(), "teammates": st.teammates.status()})
 
 
 @guarded
@@ -436,14 +454,14 @@ async def games_new(request: Request) -> Response:
     else:
         raise RecordError("start a game with {\"seed\": N, ...}, {\"daily\": DATE, ...} "
                           "or {\"puzzle\": RECORD}")
-    return JSONResponse(await locked(s, s.state), status_code=201)
+    return answer_state(st, s, await locked(s, s.state), 201)
 
 
 @guarded
 async def game_get(request: Request) -> Response:
     """``GET /api/games/{id}``: the game's state."""
     s = await session(request)
-    return JSONResponse(await locked(s, s.state))
+    return answer_state(app_state(request), s, await locked(s, s.state))
 
 
 @guarded
@@ -469,7 +487,7 @@ async def game_move(request: Request) -> Response:
         st.store.save(s)
         return s.state()
 
-    return JSONResponse(await locked(s, work))
+    return answer_state(st, s, await locked(s, work))
 
 
 @guarded
@@ -510,14 +528,30 @@ async def bot_choice(request: Request, s: Session, seat_to_move: bool) -> tuple[
     return move, turn
 
 
-@guarded
-async def game_advance(request: Request) -> Response:
-    """``POST /api/games/{id}/advance``: a silent game's bot to move makes its move."""
-    st = app_state(request)
-    s = await session(request)
+def bot_to_move(s: Session) -> int:
+    """The turn of a silent game whose bot is to move (read under the game's lock);
+    :class:`GameOver` or :class:`Conflict` (the person's turn, an open game) otherwise."""
+    g = s.game
     if not s.silent:
         raise Conflict("an open game has no bots")
-    move, turn = await bot_choice(request, s, seat_to_move=False)
+    if g.outcome() is not None:
+        raise GameOver(g)
+    if g.to_move == s.seat:
+        raise Conflict("it is your turn")
+    return g.turn
+
+
+@guarded
+async def game_advance(request: Request) -> Response:
+    """``POST /api/games/{id}/advance``: a silent game's bot to move makes its move (the
+    move prepared in the background since the turn came, :mod:`web.teammates`; waited for
+    at most :data:`ADVANCE_WAIT` seconds, then 503 with ``Retry-After``)."""
+    st = app_state(request)
+    s = await session(request)
+    turn = await locked(s, lambda: bot_to_move(s))
+    move = await st.teammates.move(s, turn, ADVANCE_WAIT)
+    if move is None:
+        raise Busy(f"player {s.game.to_move + 1} (the {s.bot} bot) is still thinking", 1)
 
     def work() -> dict:
         if s.game.turn != turn:
@@ -526,7 +560,7 @@ async def game_advance(request: Request) -> Response:
         st.store.save(s)
         return s.state()
 
-    return JSONResponse(await locked(s, work))
+    return answer_state(st, s, await locked(s, work))
 
 
 @guarded
@@ -705,7 +739,8 @@ ROUTES = [
 def create_app(archive: str | Path | None = None,
                solver: Callable | None = None, max_games: int = 500,
                data: str | Path | None = None, workers: int = 2, queue: int = 4,
-               processes: bool = False, review_seconds: float = REVIEW_SECONDS) -> Starlette:
+               processes: bool = False, review_seconds: float = REVIEW_SECONDS,
+               bot_workers: int = 2) -> Starlette:
     """The Starlette app: :data:`ROUTES` over one :class:`AppState`. ``archive``: a folder
     written by ``ascent daily build`` to serve puzzles from (else they come from the
     published archive :data:`puzzles.archive.PUBLISHED` when it holds the date, and are made
@@ -715,11 +750,13 @@ def create_app(archive: str | Path | None = None,
     ``workers``/``queue``: the bounds of the solver pool (:class:`web.pool.JobPool`),
     ``processes``: its jobs in worker processes (else threads; a ``solver`` given here
     always runs in threads); ``review_seconds``: the analysis time per position of a
-    review."""
+    review; ``bot_workers``: the bots' own pool (:mod:`web.teammates`; its queue holds at
+    most one move per game kept)."""
     db = GameDB(Path(data) / DB_NAME if data is not None else None, max_games)
     st = AppState(db=db, store=GameStore(max_games, db),
                   pool=JobPool(workers, queue, processes=processes and solver is None),
                   solve=solver or default_solver,
+                  teammates=TeamMates(JobPool(bot_workers, max(1, max_games), processes=processes)),
                   archive_dir=Path(archive) if archive is not None else None,
                   review_seconds=review_seconds)
 
@@ -730,6 +767,7 @@ def create_app(archive: str | Path | None = None,
         finally:
             for t in list(st.reviews):
                 t.cancel()
+            st.teammates.close()
             st.pool.close()
             st.db.close()
 

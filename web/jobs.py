@@ -10,6 +10,7 @@ V1); its move is checked by the rules engine when the server makes it
 from __future__ import annotations
 
 import inspect
+import time
 from typing import Any
 
 from model.deal import Deal
@@ -47,6 +48,14 @@ def bot_move(obs: Observation, name: str, seed: int) -> Move:
     return make_bot(name, **bot_params(name, seed)).choose(obs)
 
 
+def timed_bot_move(obs: Observation, name: str, seed: int) -> tuple[Move, float, float]:
+    """:func:`bot_move` and what it took where it ran: ``(move, wall seconds, CPU seconds)``
+    (the bots' own latency, reported beside the server's in ``/api/status``)."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    move = bot_move(obs, name, seed)
+    return move, time.perf_counter() - t0, time.process_time() - c0
+
+
 def review(start: Deal | Game, moves: list[Move], seconds: float = REVIEW_SECONDS,
            silent_bot: str | None = None) -> dict[str, Any]:
     """The review of a finished game (see :func:`web.review.review_data`)."""
@@ -55,4 +64,4 @@ def review(start: Deal | Game, moves: list[Move], seconds: float = REVIEW_SECOND
     return review_data(start, moves, seconds, silent_bot)
 
 
-__all__ = ["BOT_SECONDS", "REVIEW_SECONDS", "bot_move", "bot_params", "review"]
+__all__ = ["BOT_SECONDS", "REVIEW_SECONDS", "bot_move", "bot_params", "review", "timed_bot_move"]

@@ -23,6 +23,7 @@ The pool is used from the event loop only (:meth:`run` is a coroutine).
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import importlib
 import math
 import multiprocessing as mp
@@ -111,6 +112,10 @@ class JobPool:
         self._all: list[_Worker] = []
         self._guard = threading.Lock()
         self._ctx = mp.get_context("spawn")
+        # the threads that wait on the workers (or run the jobs): the pool's own, so that two
+        # pools, or the server's other threads, never wait for one another's threads
+        self._threads = concurrent.futures.ThreadPoolExecutor(
+            max_workers=max(4, workers + 2), thread_name_prefix="ascent-pool")
 
     # ---- status ---------------------------------------------------------------------------
 
@@ -197,13 +202,13 @@ class JobPool:
     async def _in_thread(self, fn: Callable[..., Any], args: tuple,
                          disconnected: Callable[[], Awaitable[bool]] | None) -> Any:
         loop = asyncio.get_running_loop()
-        task = loop.run_in_executor(None, lambda: fn(*args))
+        task = loop.run_in_executor(self._threads, lambda: fn(*args))
         return await self._watch(task, disconnected, lambda: None)
 
     async def _in_process(self, fn: Callable[..., Any], args: tuple,
                           disconnected: Callable[[], Awaitable[bool]] | None) -> Any:
         loop = asyncio.get_running_loop()
-        worker = await loop.run_in_executor(None, self._take_worker)
+        worker = await loop.run_in_executor(self._threads, self._take_worker)
         job = (fn.__module__, fn.__qualname__, args)
         killed = False
 
@@ -216,7 +221,7 @@ class JobPool:
             killed = True
             worker.process.kill()
 
-        task = loop.run_in_executor(None, exchange)
+        task = loop.run_in_executor(self._threads, exchange)
         try:
             answer = await self._watch(task, disconnected, kill)
         except Cancelled:
@@ -272,6 +277,7 @@ class JobPool:
             if w.process.is_alive():
                 w.process.kill()
                 w.process.join(timeout=5)
+        self._threads.shutdown(wait=False, cancel_futures=True)
 
 
 __all__ = ["Busy", "Cancelled", "JobError", "JobPool"]
