@@ -139,3 +139,101 @@ def test_a_bot_thinks_off_the_request_path_and_advance_makes_its_move(monkeypatc
         assert state["bot_ready"] is None
         status = c.get("/api/status").json()["teammates"]
         assert status["made"] >= 2 and status["bot_cpu_ms"]["n"] >= 2
+
+
+@pytest.mark.parametrize("processes", [False, True])
+def test_a_job_reports_its_progress_to_the_server(processes):
+    import asyncio
+
+    from tests import web_jobs
+    from web.pool import JobPool
+
+    async def scenario() -> list[int]:
+        pool = JobPool(workers=1, queue=0, processes=processes)
+        seen: list[int] = []
+        try:
+            assert await pool.run(web_jobs.counting, 5, progress=seen.append) == 5
+            await asyncio.sleep(0.05)  # the last reports are called soon after on the loop
+            assert await pool.run(web_jobs.counting, 2) == 2  # nobody listening: ignored
+        finally:
+            pool.close()
+        return seen
+
+    assert asyncio.run(scenario()) == [0, 1, 2, 3, 4]
+
+
+def lost_game(c, seed: int = 3) -> str:
+    """A finished silent tiny game (greedy everywhere), played through the API."""
+    from bots.greedy import GreedyBot
+    from model.deal import Deal
+    from model.game import Game
+    from model.observation import observe
+    from model.rules import RuleSet
+
+    gid = c.post("/api/games", json={"seed": seed, "players": 3, "seat": 1, "mode": "silent",
+                                      "bot": "greedy", "rules": TINY}).json()["id"]
+    mirror = Game(Deal.from_seed(seed, 3, RuleSet.tiny()))
+    while mirror.outcome() is None:
+        move = GreedyBot().choose(observe(mirror))
+        path = "moves" if mirror.to_move == 0 else "advance"
+        assert c.post(f"/api/games/{gid}/{path}", json=move.to_json()).status_code == 200
+        mirror.push(move)
+    return gid
+
+
+def test_review_progress_counts_positions_decided():
+    """The review's progress is the count of positions whose verdict is known, reported as
+    the analysis goes: never falling, never above the positions, and at the end the
+    positions the review does not leave unknown."""
+    from model.deal import Deal
+    from model.moves import Move
+    from model.rules import RuleSet
+    from web.review import review_data
+
+    with TestClient(create_app()) as c:
+        gid = lost_game(c)
+        moves = [Move.from_json(m["move"]) for m in c.get(f"/api/games/{gid}").json()["moves"]]
+    seen: list[dict] = []
+    data = review_data(Deal.from_seed(3, 3, RuleSet.tiny()), moves, 2.0, None, progress=seen.append)
+    done = [p["done"] for p in seen]
+    assert seen and all(p["phase"] == "open" and p["positions"] == len(moves) + 1 for p in seen)
+    assert done == sorted(done) and done[-1] <= len(moves) + 1
+    assert done[-1] == len(moves) + 1 - data["unknown"]
+
+
+def test_a_review_running_when_the_server_stops_resumes_after_a_restart(tmp_path, monkeypatch):
+    import threading
+    import time
+
+    import web.app
+
+    real = web.app.review_job
+    hold = threading.Event()
+
+    def held(*args, **kwargs):
+        assert hold.wait(60)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(web.app, "review_job", held)
+    try:
+        with TestClient(create_app(data=tmp_path)) as c:
+            gid = lost_game(c)
+            started = c.post(f"/api/games/{gid}/review")
+            assert started.status_code == 202
+            first = started.json()
+            assert first["status"] == "running" and first["done"] == 0 and first["progress"] == 0
+            assert first["positions"] == len(c.get(f"/api/games/{gid}").json()["moves"]) + 1
+    finally:  # the server stopped with the review running; the held thread may end now
+        monkeypatch.setattr(web.app, "review_job", real)
+        hold.set()
+    with TestClient(create_app(data=tmp_path)) as c:
+        again = c.get(f"/api/games/{gid}/review").json()
+        assert again["status"] == "running" and again["resumed"] is True, again
+        deadline = time.monotonic() + 120
+        while again["status"] == "running" and time.monotonic() < deadline:
+            assert 0 <= again["done"] <= again["positions"]
+            time.sleep(0.05)
+            again = c.get(f"/api/games/{gid}/review").json()
+        assert again["status"] == "done" and again["losing_move"] is not None
+    with TestClient(create_app(data=tmp_path)) as c:  # kept once done
+        assert c.get(f"/api/games/{gid}/review").json() == again

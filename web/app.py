@@ -195,7 +195,7 @@ class AppState:
     review_seconds: float = REVIEW_SECONDS
     cache: dict[tuple[str, str, str], dict] = field(default_factory=dict)
     making: dict[tuple[str, str, str], asyncio.Future] = field(default_factory=dict)
-    reviews: set[asyncio.Task] = field(default_factory=set)
+    reviews: dict[str, asyncio.Task] = field(default_factory=dict)  # running, by game id
 
     def archived(self, date: dt.date, kind: str, size: str) -> dict | None:
         """The puzzle record of date/kind/size from the archive when one is served, or from
@@ -614,31 +614,78 @@ async def game_solution(request: Request) -> Response:
 # ---- reviews ----------------------------------------------------------------------------------
 
 def review_status(s: Session) -> dict[str, Any]:
-    """The review's JSON: ``{"status": "none", "over"}``, the progress while it runs, or
-    the stored answer."""
+    """The review's JSON: ``{"status": "none", "over"}``; while it runs ``{"status":
+    "running", "phase": "open"|"silent", "done", "positions", "progress", "estimate",
+    "elapsed", "started", "resumed"}`` (``done`` of ``positions``: the positions whose
+    open-hand verdict is known so far; ``progress``: their share, 0..1); else the stored
+    answer (``done``, ``busy`` or ``failed``)."""
     r = s.review
     if r is None:
         return {"status": "none", "over": s.game.outcome() is not None}
     if r["status"] == "running":
-        return {**r, "elapsed": round(time.time() - r["started"], 1)}
+        done, total = r.get("done", 0), r.get("positions", 1)
+        return {**r, "done": done, "phase": r.get("phase", "open"),
+                "progress": round(done / max(1, total), 3),
+                "elapsed": round(time.time() - r["started"], 1)}
     return r
 
 
+async def start_review(st: AppState, s: Session, start: Any, moves: list[Move],
+                       resumed: bool = False) -> None:
+    """Start the review of ``s`` in the background (:func:`run_review`), marked running in
+    the session and in the file (so that a restart of the server resumes it). Raises
+    :class:`Busy` when the solver pool is full."""
+    pool = st.pool
+    if pool.admitted >= pool.workers + pool.queue:
+        raise Busy("the server is busy: every solver worker is taken and the queue is full",
+                   pool.retry_after())
+    s.review = {"status": "running", "started": time.time(), "positions": len(moves) + 1,
+                "done": 0, "phase": "open", "resumed": resumed,
+                "estimate": round((len(moves) + 1) * st.review_seconds, 1)}
+    running = s.review
+    task = asyncio.ensure_future(run_review(st, s, start, moves))
+    st.reviews[s.id] = task
+    task.add_done_callback(lambda _t: st.reviews.pop(s.id, None))
+    await run_in_threadpool(st.store.db.put_review, s.id, dict(running))
+
+
 async def run_review(st: AppState, s: Session, start: Any, moves: list[Move]) -> None:
-    """Make the review of ``s`` in the pool and keep it (in the session and the file);
-    ``busy`` or ``failed`` when it could not be made."""
+    """Make the review of ``s`` in the pool, its progress kept in ``s.review`` as the job
+    tells it, and keep the answer (in the session and the file); ``busy`` or ``failed``
+    when it could not be made."""
+    mine = s.review
+
+    def told(p: Any) -> None:
+        if s.review is mine and isinstance(p, dict) and mine is not None:
+            mine.update({k: p[k] for k in ("phase", "done", "positions") if k in p})
+
+    data: dict[str, Any]
     try:
         follow = "best" if s.silent and "best" in silent_bots() else None
-        data = await st.pool.run(review_job, start, moves, st.review_seconds, follow)
+        data = await st.pool.run(review_job, start, moves, st.review_seconds, follow,
+                                 progress=told)
     except Busy as exc:
-        s.review = {"status": "busy", "error": str(exc), "retry_after": exc.retry_after}
-        return
+        data = {"status": "busy", "error": str(exc), "retry_after": exc.retry_after}
+    except asyncio.CancelledError:  # the server stops: the file keeps it running, resumed later
+        raise
     except Exception as exc:  # noqa: BLE001 - a failed review is shown as failed, and logged
         log.exception("review of game %s failed", s.id)
-        s.review = {"status": "failed", "error": f"the review failed ({type(exc).__name__})"}
-        return
+        data = {"status": "failed", "error": f"the review failed ({type(exc).__name__})"}
     s.review = data
     await run_in_threadpool(st.store.db.put_review, s.id, data)
+
+
+async def review_of(st: AppState, s: Session) -> dict[str, Any]:
+    """The review's JSON (:func:`review_status`), after resuming a review that was running
+    when the server stopped (it is marked running in the file but runs nowhere here)."""
+    r = s.review
+    if r is not None and r.get("status") == "running" and s.id not in st.reviews:
+        start, moves = await locked(s, lambda: (s.start_point(), list(s.game.move_stack)))
+        try:
+            await start_review(st, s, start, moves, resumed=True)
+        except Busy as exc:
+            s.review = {"status": "busy", "error": str(exc), "retry_after": exc.retry_after}
+    return review_status(s)
 
 
 @guarded
@@ -650,17 +697,9 @@ async def review_post(request: Request) -> Response:
     if s.game.outcome() is None:
         raise Conflict("the review opens once the game is over")
     if s.review is not None and s.review["status"] in ("running", "done"):
-        return JSONResponse(review_status(s))
-    pool = st.pool
-    if pool.admitted >= pool.workers + pool.queue:
-        raise Busy("the server is busy: every solver worker is taken and the queue is full",
-                   pool.retry_after())
+        return JSONResponse(await review_of(st, s))
     start, moves = await locked(s, lambda: (s.start_point(), list(s.game.move_stack)))
-    s.review = {"status": "running", "started": time.time(), "positions": len(moves) + 1,
-                "estimate": round((len(moves) + 1) * st.review_seconds, 1)}
-    task = asyncio.ensure_future(run_review(st, s, start, moves))
-    st.reviews.add(task)
-    task.add_done_callback(st.reviews.discard)
+    await start_review(st, s, start, moves)
     return JSONResponse(review_status(s), status_code=202)
 
 
@@ -670,7 +709,7 @@ async def review_get(request: Request) -> Response:
     s = await session(request)
     if s.game.outcome() is None:
         raise Conflict("the review opens once the game is over")
-    return JSONResponse(review_status(s))
+    return JSONResponse(await review_of(app_state(request), s))
 
 
 @guarded
@@ -765,7 +804,7 @@ def create_app(archive: str | Path | None = None,
         try:
             yield
         finally:
-            for t in list(st.reviews):
+            for t in list(st.reviews.values()):
                 t.cancel()
             st.teammates.close()
             st.pool.close()

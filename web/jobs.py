@@ -58,10 +58,12 @@ def timed_bot_move(obs: Observation, name: str, seed: int) -> tuple[Move, float,
 
 def review(start: Deal | Game, moves: list[Move], seconds: float = REVIEW_SECONDS,
            silent_bot: str | None = None) -> dict[str, Any]:
-    """The review of a finished game (see :func:`web.review.review_data`)."""
+    """The review of a finished game (see :func:`web.review.review_data`), its progress
+    passed on by :func:`web.pool.report_progress`."""
+    from web.pool import report_progress
     from web.review import review_data
 
-    return review_data(start, moves, seconds, silent_bot)
+    return review_data(start, moves, seconds, silent_bot, progress=report_progress)
 
 
 __all__ = ["BOT_SECONDS", "REVIEW_SECONDS", "bot_move", "bot_params", "review", "timed_bot_move"]
