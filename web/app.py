@@ -19,6 +19,8 @@ uvicorn. The API
                                             a silent game: the seat's observation only)
 ``POST /api/games/{id}/check``              would ``{"card","row","slot"[,"to_row","to_slot"]}``
                                             be legal, and what does it cost
+``GET  /api/games/{id}/explain?card=7r``    every legal slot of a card with its cost and
+                                            why, or the ruling refusing it
 ``POST /api/games/{id}/moves``              make a move (record shape; ``player`` and
                                             ``kind`` may be left out)
 ``POST /api/games/{id}/advance``            a silent game: the bot to move makes its move
@@ -64,6 +66,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from model.cards import parse_card
 from model.errors import AscentError, IllegalMoveError, RecordError
 from model.moves import Move
 from model.observation import observe
@@ -87,6 +90,7 @@ from web.pages import check_page_query, error_page, wants_html, whole_number
 from web.pool import Busy, Cancelled, JobError, JobPool
 from web.review import line_step
 from web.store import DB_NAME, GameDB
+from web.teach import explain_card
 from web.teammates import TeamMates
 
 STATIC = Path(__file__).with_name("static")
@@ -112,6 +116,10 @@ API = [
      "does": "legality and cost of a placement",
      "body": ['{"card": "7r", "row": 1, "slot": 3}',
               '{"card": "Cr", "row": 1, "slot": 2, "to_row": 3, "to_slot": 1}']},
+    {"method": "GET", "path": "/api/games/{id}/explain",
+     "does": "a card of the hand of the player to move: every legal slot with its cost and why, "
+             "or the ruling that refuses it, and every candidate slot refused",
+     "query": {"card": "a card text of the hand, e.g. 7r"}},
     {"method": "POST", "path": "/api/games/{id}/moves",
      "does": "make a move (checked by the rules engine)",
      "body": ['{"card": "7r", "row": 1, "slot": 3, "discard": ["2g"]}',
@@ -473,6 +481,37 @@ async def game_check(request: Request) -> Response:
 
 
 @guarded
+async def game_explain(request: Request) -> Response:
+    """``GET /api/games/{id}/explain?card=7r``: what the card may do now
+    (:func:`web.teach.explain_card` with every refused slot): 400 for a missing or bad card
+    text, 409 when the game is over or (a silent game) a bot is to move; a card not in the
+    hand is answered with ruling ``R11`` and no slot."""
+    s = await session(request)
+    raw = request.query_params.get("card")
+    if raw is None:
+        raise RecordError("give the card: ?card=7r (a card of the hand)")
+    try:
+        card = parse_card(raw)
+    except (AscentError, ValueError):
+        raise RecordError(f"card must be a card text such as 7r, Cg, B or S, not {raw[:20]!r}") from None
+
+    def work() -> dict:
+        g = s.game
+        if g.outcome() is not None:
+            raise GameOver(g)
+        if s.silent and g.to_move != s.seat:
+            raise Conflict(f"it is player {g.to_move + 1}'s turn (the {s.bot} bot); "
+                           f"you play player {s.seat + 1}")
+        if card not in g.hands[g.to_move]:
+            reason = f"{card} is not in the hand"
+            return {"card": card.text, "slots": [], "ruling": "R11", "reason": reason,
+                    "text": f"No slot takes {card}: {reason} (R11).", "refused": []}
+        return explain_card(g, card, refusals=True)
+
+    return JSONResponse(await locked(s, work))
+
+
+@guarded
 async def game_move(request: Request) -> Response:
     """``POST /api/games/{id}/moves``: make the person's move; the new state."""
     st = app_state(request)
@@ -763,6 +802,7 @@ ROUTES = [
     Route("/api/games", games_new, methods=["POST"]),
     Route("/api/games/{id}", game_get),
     Route("/api/games/{id}/check", game_check, methods=["POST"]),
+    Route("/api/games/{id}/explain", game_explain),
     Route("/api/games/{id}/moves", game_move, methods=["POST"]),
     Route("/api/games/{id}/advance", game_advance, methods=["POST"]),
     Route("/api/games/{id}/undo", game_undo, methods=["POST"]),

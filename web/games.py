@@ -31,6 +31,7 @@ from model.rules import RuleSet
 from render.frames import move_marks
 from render.svg import card_svg, game_svg
 from web.store import GameDB
+from web.teach import explain_hand
 
 #: Seconds the solver may spend on one hint or on the solution of a game without one.
 SOLVER_SECONDS = 8.0
@@ -186,6 +187,7 @@ class Session:
             "moves": history,
             "last_move": last.to_json() if last else None,
             "targets": _targets(g) if over is None else {},
+            "explain": explain_hand(g, g.hands[g.to_move]) if over is None else {},
             "svg": game_svg(g, "", hands=False, interactive=True,
                             marks=move_marks(last)),
             "card_svgs": {c.text: card_svg(c, 46) for c in hand_cards},
@@ -239,6 +241,7 @@ class Session:
             "moves": history,
             "last_move": last.to_json() if last else None,
             "targets": _targets(g) if mine else {},
+            "explain": explain_hand(g, list(obs.hand)) if mine else {},
             "svg": game_svg(g, "", hands=False, interactive=True, marks=move_marks(last)),
             "card_svgs": {c.text: card_svg(c, 46) for c in sort_cards(set(obs.hand))},
         }
