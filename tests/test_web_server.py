@@ -237,3 +237,32 @@ def test_a_review_running_when_the_server_stops_resumes_after_a_restart(tmp_path
         assert again["status"] == "done" and again["losing_move"] is not None
     with TestClient(create_app(data=tmp_path)) as c:  # kept once done
         assert c.get(f"/api/games/{gid}/review").json() == again
+
+
+def test_random_input_to_the_new_routes_is_a_json_4xx_and_loses_no_game(client):
+    """Random query values to the page's address, /g/{id} and /explain, random bodies to
+    /advance and /review: never a 5xx, every error JSON (or the HTML page for a browser),
+    and the games unchanged."""
+    import random
+
+    rng = random.Random(23)
+    open_ = client.post("/api/games", json={"seed": 1, "rules": TINY}).json()
+    sil = client.post("/api/games", json={"seed": 5, "players": 3, "seat": 1, "mode": "silent",
+                                          "bot": "greedy", "rules": TINY}).json()
+    values = ["", "0", "1", "12abc", "-1", "1e3", "७", "%00", "x" * 300, "today", "silent",
+              "7r", "Cr", "S", "B", "99z", "[]", "{}", "null", "true", " 1", "1 ", "0x10"]
+    keys = ["seed", "players", "seat", "pause", "date", "mode", "kind", "size", "bot", "card", "rules"]
+    for _ in range(120):
+        query = {k: rng.choice(values) for k in rng.sample(keys, rng.randint(1, 4))}
+        for path in ("/", f"/g/{open_['id']}", f"/g/{sil['id']}", f"/api/games/{open_['id']}/explain",
+                     f"/api/games/{sil['id']}/explain", "/g/nope"):
+            headers = HTML if rng.random() < 0.5 else {}
+            r = client.get(path, params=query, headers=headers)
+            assert r.status_code < 500, (path, query, r.text)
+            if r.status_code >= 400 and "application/json" in r.headers["content-type"]:
+                assert r.json()["error"] and r.json()["status"] == r.status_code
+        for path in ("advance", "review"):
+            r = client.post(f"/api/games/{open_['id']}/{path}", content=rng.choice(values))
+            assert 400 <= r.status_code < 500 and r.json()["error"], (path, r.text)
+    assert client.get(f"/api/games/{open_['id']}").json() == open_
+    assert client.get(f"/api/games/{sil['id']}").json()["turn"] == sil["turn"]
