@@ -1,8 +1,10 @@
 """The ASGI app (Starlette): the play page and its JSON API.
 
-``create_app(archive=None, data=None, ...)`` returns the app; ``ascent serve`` runs it on
-uvicorn. The API
-(documented in ``docs/web.md`` and at ``GET /api``):
+The routes are a table (:data:`ROUTES`) of small endpoint functions of this module, each
+reading the one shared :class:`AppState` (``request.app.state.ascent``), so that each can be
+read and tested on its own. ``create_app(archive=None, data=None, ...)`` builds the state
+and returns the app; ``ascent serve`` runs it on uvicorn. The API (documented in
+``docs/web.md`` and at ``GET /api``):
 
 ==========================================  ===============================================
 ``GET  /api``                               this list, as JSON
@@ -24,25 +26,33 @@ uvicorn. The API
 ``POST /api/games/{id}/moves``              make a move (record shape; ``player`` and
                                             ``kind`` may be left out)
 ``POST /api/games/{id}/advance``            a silent game: the bot to move makes its move
+                                            (prepared off the request path,
+                                            :mod:`web.teammates`)
 ``POST /api/games/{id}/undo``               take back the last move (open games)
 ``GET  /api/games/{id}/hint``               the next move (solution, solver or key move)
 ``GET  /api/games/{id}/solution/{k}``       step ``k`` of the solution, with its picture
 ``POST /api/games/{id}/review``             start the review of a finished game (background)
 ``GET  /api/games/{id}/review``             its progress, or the review
 ``GET  /api/games/{id}/review/line/{k}``    step ``k`` of the review's winning line
-``GET  /api/status``                        the solver pool's counts, the bots
-``GET  /g/{id}``                            the page of a game (a link that lasts)
+``GET  /api/status``                        the solver pool's counts, the bots, the bots'
+                                            latency
+``GET  /g/{id}``                            the page of a game (a link that lasts); 404
+                                            (HTML or JSON) for a game not kept
+``GET  /``                                  the page; 400 for a bad number in its address
+                                            (:mod:`web.pages`)
+``GET  /favicon.ico``                       the icon (SVG)
 ==========================================  ===============================================
 
-Games are kept in SQLite (:mod:`web.store`) and survive a restart. Solver work (hints,
-solutions, reviews, the slow bots' moves, puzzles made on demand) runs in one bounded pool
-(:mod:`web.pool`): beyond it the answer is 503 with ``Retry-After``.
+Games are kept in SQLite (:mod:`web.store`) and survive a restart, and so does a review
+in progress. Solver work (hints, solutions, reviews, puzzles made on demand) runs in one
+bounded pool (:mod:`web.pool`): beyond it the answer is 503 with ``Retry-After``. The bots'
+moves of silent games have a pool of their own (:mod:`web.teammates`).
 
 Errors are JSON ``{"error": "...", "status": N}`` (plus ``ruling`` and ``reason`` for an
 illegal move): 400 malformed request, 404 unknown game/date/path, 405 wrong method, 409 the
-game refuses (nothing to undo, game over, no hint), 413 body too large, 422 an illegal move
-or impossible input, 503 the solver pool is full (``Retry-After``). An unexpected failure
-is a JSON 500 without a traceback.
+game refuses (nothing to undo, game over with ``ruling`` R10/R12, no hint), 413 body too
+large, 422 an illegal move or impossible input, 503 the solver pool is full or a bot still
+thinks (``Retry-After``). An unexpected failure is a JSON 500 without a traceback.
 """
 
 from __future__ import annotations
