@@ -33,6 +33,8 @@ from web.pool import JobPool
 
 #: Samples of the bots' latency kept for ``/api/status`` (the most recent).
 SAMPLES = 20_000
+#: Prepared moves kept before those already made for games nobody asks about are dropped.
+KEEP = 2_000
 
 
 def quantile(values: list[float], q: float) -> float | None:
@@ -83,6 +85,9 @@ class TeamMates:
             if not old.task.done():
                 old.task.cancel()
                 self.dropped += 1
+        if len(self._prepared) >= KEEP:  # games left with a bot's move made and never asked for
+            for sid in [k for k, p in self._prepared.items() if p.task.done()]:
+                del self._prepared[sid]
         task = asyncio.ensure_future(self._make(s, turn))
         task.add_done_callback(_retrieve)
         self._prepared[s.id] = Prepared(turn, task, time.monotonic())
@@ -167,4 +172,4 @@ class TeamMates:
         self.pool.close()
 
 
-__all__ = ["SAMPLES", "Prepared", "TeamMates", "quantile"]
+__all__ = ["KEEP", "SAMPLES", "Prepared", "TeamMates", "quantile"]
