@@ -266,3 +266,37 @@ def test_random_input_to_the_new_routes_is_a_json_4xx_and_loses_no_game(client):
             assert 400 <= r.status_code < 500 and r.json()["error"], (path, r.text)
     assert client.get(f"/api/games/{open_['id']}").json() == open_
     assert client.get(f"/api/games/{sil['id']}").json()["turn"] == sil["turn"]
+
+
+def test_serve_refuses_a_bad_bots_option_in_one_line():
+    from tests.test_cli import assert_one_line_error, run
+
+    assert_one_line_error(run("serve", "--bots", "0"), 2, "--bots")
+    assert "--bots" in run("serve", "--help").stdout
+
+
+def test_the_load_report_names_the_team_mates_and_the_bots_latency():
+    """The load benchmark's Markdown from a run's figures, with and without bot moves."""
+    import datetime as dt
+
+    from benchmarks.web import load_markdown
+
+    nan = float("nan")
+    r = {"codes": {"move": {"200": 3}}, "jobs": 2, "queue": 4, "bot_workers": 2, "clients": 2,
+         "rounds": 1, "think_s": [0.3, 1.5], "hint_every": 3, "bots": ["best"], "bot_pause_s": 0.9,
+         "seconds_limit": 10, "wall_seconds": 5.0, "requests": 3, "server_errors_5xx_not_503": 0,
+         "moves": 3, "move_p50_ms": 10.0, "move_p99_ms": 20.0, "move_max_ms": 21.0,
+         "silent_moves": 0, "silent_move_p50_ms": nan, "silent_move_p99_ms": nan,
+         "moves_while_pool_full": 0, "move_full_p50_ms": nan, "move_full_p99_ms": nan,
+         "pool_full_share": 0.0, "hints_answered": 0, "hints_refused_503": 0, "hint_p50_ms": nan,
+         "hint_max_ms": nan, "refusal_p99_ms": nan, "advances": 0, "advance_p50_ms": nan,
+         "advance_p99_ms": nan, "bot_ready_ms": None, "bot_wall_ms": None, "bot_cpu_ms": None,
+         "server_cpu_seconds": 0.1, "server_cpu_per_request_ms": 1.0,
+         "load_average_before": "1.00", "load_average_after": "1.10"}
+    m = {"arch": "x86_64", "cpu": "cpu", "cores": "2", "ram": "1 GB", "python": "3.11"}
+    now = dt.datetime(2026, 12, 4, 5, 0)
+    text = "\n".join(load_markdown(r, now, m, ["--load"]))
+    assert "team-mates: best" in text and "wall time median / p99 | – / – ms" in text
+    r["bot_wall_ms"] = {"p50": 120.4, "p99": 180.0, "max": 190.0, "n": 7}
+    text = "\n".join(load_markdown(r, now, m, ["--load"]))
+    assert "(n 7)" in text and "| 120 / 180 ms |" in text and "1.00 / 1.10" in text
