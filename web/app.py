@@ -334,6 +334,18 @@ async def locked(s: Session, work: Callable[[], Any]) -> Any:
     return await run_in_threadpool(run)
 
 
+async def changed(st: AppState, s: Session, change: Callable[[], None]) -> dict[str, Any]:
+    """Make ``change`` to game ``s`` under its lock (:func:`locked`), save the game, and
+    return its new state."""
+
+    def work() -> dict[str, Any]:
+        change()
+        st.store.save(s)
+        return s.state()
+
+    return await locked(s, work)
+
+
 async def session(request: Request) -> Session:
     """The game of the path's ``{id}`` (:class:`NotFound` if there is none)."""
     return await run_in_threadpool(app_state(request).store.get, request.path_params["id"])
@@ -528,15 +540,12 @@ async def game_move(request: Request) -> Response:
     s = await session(request)
     body = await read_json(request)
 
-    def work() -> dict:
-        over = s.game.outcome()
-        if over is not None:  # the same answer as /advance and /hint: the game refuses
+    def play() -> None:
+        if s.game.outcome() is not None:  # the same answer as /advance and /hint: the game refuses
             raise GameOver(s.game)
         s.play(body)
-        st.store.save(s)
-        return s.state()
 
-    return answer_state(st, s, await locked(s, work))
+    return answer_state(st, s, await changed(st, s, play))
 
 
 @guarded
@@ -545,12 +554,7 @@ async def game_undo(request: Request) -> Response:
     st = app_state(request)
     s = await session(request)
 
-    def work() -> dict:
-        s.undo()
-        st.store.save(s)
-        return s.state()
-
-    return JSONResponse(await locked(s, work))
+    return JSONResponse(await changed(st, s, s.undo))
 
 
 async def bot_choice(request: Request, s: Session, seat_to_move: bool) -> tuple[Move, int]:
@@ -602,14 +606,12 @@ async def game_advance(request: Request) -> Response:
     if move is None:
         raise Busy(f"player {s.game.to_move + 1} (the {s.bot} bot) is still thinking", 1)
 
-    def work() -> dict:
+    def play() -> None:
         if s.game.turn != turn:
             raise Conflict("the game moved on meanwhile")
         s.play_bot(move)
-        st.store.save(s)
-        return s.state()
 
-    return answer_state(st, s, await locked(s, work))
+    return answer_state(st, s, await changed(st, s, play))
 
 
 @guarded
