@@ -20,11 +20,16 @@ With ``--load`` it runs the **load test** instead: ``--clients`` (default 50) cl
 threads of this process, against one ``ascent serve --jobs J --queue Q``; each makes
 ``--rounds`` moves of its own with a think time of 0.3–1.5 s before each, and asks a hint
 every ``--hint-every`` moves (even clients: open standard deals, whose hints are solver jobs of
-up to 8 s in the pool; odd ones: the silent game with 3 players and greedy team-mates, each bot
-move an ``/advance``). A sampler reads ``/api/status`` every 0.1 s; a move counts as made
-"while the pool was full" when the last sample before it had every worker busy. It reports the
-answers by status (a 503 is the pool's designed refusal, any other 5xx an error), the moves'
-round trips (all, and while the pool was full: median, p99) and the hints answered and refused.
+up to 8 s in the pool; odd ones: the silent game with 3 players and the page's default
+team-mates, the bot the server picks when none is asked for (``best`` today; ``--bot NAME``
+to choose), each bot move an ``/advance`` after the page's pause of ``--bot-pause`` s, asked
+again after ``Retry-After`` on a 503). A sampler reads ``/api/status`` every 0.1 s; a move
+counts as made "while the pool was full" when the last sample before it had every solver
+worker busy. It reports the answers by status (a 503 is the pool's designed refusal, or a
+bot still thinking; any other 5xx an error), the moves' round trips (all, the silent games'
+alone, and while the pool was full: median, p99), the hints answered and refused, and the
+bots' own latency beside them (from the server's ``/api/status``: the bot's wall and CPU
+time per move in its worker, and the time from the bot's turn to its move ready).
 Bounded: ``--seconds`` (default 120) stops the clients; 127.0.0.1 only. Outputs
 ``web-load.md`` and ``web-load.jsonl``.
 
@@ -216,6 +221,7 @@ class LoadLog:
     def __init__(self) -> None:
         self.rows: list[tuple[str, float, float, int]] = []
         self.samples: list[tuple[float, int, int]] = []
+        self.bots: set[str] = set()
         self.lock = threading.Lock()
 
     def add(self, kind: str, t0: float, dt: float, code: int) -> None:
@@ -224,31 +230,45 @@ class LoadLog:
 
 
 def load_client(url: str, i: int, log: LoadLog, stop: float, rounds: int, hint_every: int,
-                think: tuple[float, float]) -> None:
+                think: tuple[float, float], bot: str | None = None, bot_pause: float = 0.9) -> None:
     """One client: ``rounds`` of its own moves (with a think time between them), a hint
     every ``hint_every`` moves; even clients play open standard deals (hints by the solver,
-    in the pool), odd ones the silent game with 3 players and greedy team-mates (each bot
-    move asked with ``/advance``). A game that ends is followed by a new one."""
+    in the pool), odd ones the silent game with 3 players and the team-mates ``bot`` (``None``:
+    the server's default, as the page asks), each bot move asked with ``/advance`` after
+    ``bot_pause`` seconds as the page does (again after ``Retry-After`` on a 503). A game
+    that ends is followed by a new one."""
     rng = random.Random(1000 + i)
     silent = i % 2 == 1
     done = 0
     state: dict = {}
     while done < rounds and time.monotonic() < stop:
         if not state or state.get("outcome"):
-            body = ({"seed": 500 + i * 7 + done, "players": 3, "seat": 1, "mode": "silent",
-                     "bot": "greedy"} if silent else {"seed": 500 + i * 7 + done})
+            body: dict = ({"seed": 500 + i * 7 + done, "players": 3, "seat": 1, "mode": "silent"}
+                          if silent else {"seed": 500 + i * 7 + done})
+            if silent and bot:
+                body["bot"] = bot
             t0 = time.monotonic()
             dt, code, state = request(f"{url}/api/games", "POST", body)
             log.add("new game", t0, dt, code)
             if code != 201:
                 return
+            if silent:
+                with log.lock:
+                    log.bots.add(state.get("bot", "?"))
         gid = state["id"]
         if silent and state["bots_turn"]:
+            time.sleep(bot_pause)  # the page's pause between two bot moves
             t0 = time.monotonic()
             dt, code, new = request(f"{url}/api/games/{gid}/advance", "POST")
             log.add("bot move", t0, dt, code)
             if code == 200:
                 state = new
+            elif code == 503:
+                time.sleep(float(new.get("retry_after", 1)))
+            elif code == 409:  # the game moved on: draw what is there
+                _, code, new = request(f"{url}/api/games/{gid}")
+                if code == 200:
+                    state = new
             continue
         time.sleep(rng.uniform(*think))  # a person thinks
         if done % hint_every == hint_every - 1:
@@ -257,7 +277,7 @@ def load_client(url: str, i: int, log: LoadLog, stop: float, rounds: int, hint_e
             log.add("hint", t0, dt, code)
         t0 = time.monotonic()
         dt, code, new = request(f"{url}/api/games/{gid}/moves", "POST", pick_move(state, rng))
-        log.add("move", t0, dt, code)
+        log.add("silent move" if silent else "move", t0, dt, code)
         if code == 200:
             state = new
         done += 1
@@ -292,13 +312,16 @@ def pct(values: list[float], q: float) -> float:
 
 
 def run_load(clients: int, rounds: int, seconds: float, hint_every: int, jobs: int,
-             queue: int, think: tuple[float, float]) -> dict:
-    """The load test: ``clients`` at once against one ``ascent serve --jobs J --queue Q`` on
-    127.0.0.1, each ``rounds`` moves within ``seconds``; returns the figures."""
+             queue: int, think: tuple[float, float], bots: int = 2, bot: str | None = None,
+             bot_pause: float = 0.9) -> dict:
+    """The load test: ``clients`` at once against one ``ascent serve --jobs J --queue Q
+    --bots B`` on 127.0.0.1, each ``rounds`` moves within ``seconds``; returns the figures."""
     import tempfile
 
+    load_before = Path("/proc/loadavg").read_text().split()[0] if Path("/proc/loadavg").exists() else "?"
     with tempfile.TemporaryDirectory(prefix="ascent-load-") as data:
-        proc, url = start_server(["--data", data, "--jobs", str(jobs), "--queue", str(queue)])
+        proc, url = start_server(["--data", data, "--jobs", str(jobs), "--queue", str(queue),
+                                  "--bots", str(bots)])
         log = LoadLog()
         stop_sampling = threading.Event()
         sampler = threading.Thread(target=pool_sampler, args=(url, log, stop_sampling), daemon=True)
@@ -308,7 +331,8 @@ def run_load(clients: int, rounds: int, seconds: float, hint_every: int, jobs: i
             t_start = time.monotonic()
             stop = t_start + seconds
             threads = [threading.Thread(target=load_client, daemon=True,
-                                        args=(url, i, log, stop, rounds, hint_every, think))
+                                        args=(url, i, log, stop, rounds, hint_every, think, bot,
+                                              bot_pause))
                        for i in range(clients)]
             for t in threads:
                 t.start()
@@ -316,6 +340,7 @@ def run_load(clients: int, rounds: int, seconds: float, hint_every: int, jobs: i
                 t.join(timeout=seconds + 120)
             wall = time.monotonic() - t_start
             server_cpu = cpu_seconds(proc.pid) - cpu0
+            _, _, final = request(f"{url}/api/status", timeout=30)
             stop_sampling.set()
             sampler.join(timeout=15)
         finally:
@@ -340,8 +365,12 @@ def run_load(clients: int, rounds: int, seconds: float, hint_every: int, jobs: i
         for _, _, code in rows:
             c[str(code)] = c.get(str(code), 0) + 1
         codes[kind] = c
-    moves = [dt * 1000 for _, dt, code in by_kind.get("move", []) if code == 200]
-    moves_full = [dt * 1000 for t0, dt, code in by_kind.get("move", []) if code == 200 and pool_full_at(t0)]
+    person = by_kind.get("move", []) + by_kind.get("silent move", [])
+    moves = [dt * 1000 for _, dt, code in person if code == 200]
+    silent_moves = [dt * 1000 for _, dt, code in by_kind.get("silent move", []) if code == 200]
+    moves_full = [dt * 1000 for t0, dt, code in person if code == 200 and pool_full_at(t0)]
+    advances = [dt * 1000 for _, dt, code in by_kind.get("bot move", []) if code == 200]
+    mates = final.get("teammates", {})
     hints_ok = [dt * 1000 for _, dt, code in by_kind.get("hint", []) if code in (200, 409)]
     busy = [dt * 1000 for _, dt, code in by_kind.get("hint", []) if code == 503]
     errors = sum(1 for _, _, _, code in log.rows if code >= 500 and code != 503)
@@ -351,7 +380,14 @@ def run_load(clients: int, rounds: int, seconds: float, hint_every: int, jobs: i
         "wall_seconds": round(wall, 1), "jobs": jobs, "queue": queue, "think_s": list(think),
         "hint_every": hint_every, "requests": len(log.rows), "codes": codes,
         "server_errors_5xx_not_503": errors,
+        "bots": sorted(log.bots), "bot_workers": bots, "bot_pause_s": bot_pause,
         "moves": len(moves), "move_p50_ms": pct(moves, 0.5), "move_p99_ms": pct(moves, 0.99),
+        "silent_moves": len(silent_moves), "silent_move_p50_ms": pct(silent_moves, 0.5),
+        "silent_move_p99_ms": pct(silent_moves, 0.99),
+        "advances": len(advances), "advance_p50_ms": pct(advances, 0.5),
+        "advance_p99_ms": pct(advances, 0.99),
+        "bot_made": mates.get("made"), "bot_ready_ms": mates.get("ready_ms"),
+        "bot_wall_ms": mates.get("bot_wall_ms"), "bot_cpu_ms": mates.get("bot_cpu_ms"),
         "move_max_ms": max(moves) if moves else float("nan"),
         "moves_while_pool_full": len(moves_full), "move_full_p50_ms": pct(moves_full, 0.5),
         "move_full_p99_ms": pct(moves_full, 0.99),
@@ -361,9 +397,16 @@ def run_load(clients: int, rounds: int, seconds: float, hint_every: int, jobs: i
         "pool_full_share": round(full_share, 3), "pool_samples": len(full_times),
         "server_cpu_seconds": round(server_cpu, 1),
         "server_cpu_per_request_ms": round(server_cpu * 1000 / max(1, len(log.rows) + len(full_times)), 2),
+        "load_average_before": load_before,
         "load_average_after": Path("/proc/loadavg").read_text().split()[0]
         if Path("/proc/loadavg").exists() else "?",
     }
+
+
+def lat(summary: dict | None, key: str) -> str:
+    """One figure of a latency summary of ``/api/status`` (``{"p50", "p99", "max", "n"}``)."""
+    value = (summary or {}).get(key)
+    return "–" if value is None else f"{value:.0f}" if isinstance(value, float) else str(value)
 
 
 def load_markdown(r: dict, now: _dt.datetime, m: dict[str, str], argv: list[str]) -> list[str]:
@@ -374,14 +417,15 @@ def load_markdown(r: dict, now: _dt.datetime, m: dict[str, str], argv: list[str]
         f"- date: {now:%Y-%m-%d %H:%M} UTC",
         f"- machine: {m['arch']}, {m['cpu']}, {m['cores']} cores, {m['ram']} RAM, Python {m['python']}",
         f"- command: `python -m benchmarks.web {' '.join(argv)}`".rstrip(),
-        f"- server: `ascent serve --jobs {r['jobs']} --queue {r['queue']}` (uvicorn, one process, "
-        f"{r['jobs']} solver worker processes) on 127.0.0.1; the clients are threads of the "
-        "benchmark on the same machine",
+        f"- server: `ascent serve --jobs {r['jobs']} --queue {r['queue']} --bots {r['bot_workers']}` "
+        f"(uvicorn, one process, {r['jobs']} solver and {r['bot_workers']} bot worker processes) on "
+        "127.0.0.1; the clients are threads of the benchmark on the same machine",
         f"- {r['clients']} clients at once, each {r['rounds']} moves of its own (a think time of "
         f"{r['think_s'][0]}–{r['think_s'][1]} s before each), a hint every {r['hint_every']} "
         "moves; even clients play open standard deals (the hint is a solver job, up to 8 s), odd "
-        "ones the silent game, 3 players, greedy team-mates; limit "
-        f"{r['seconds_limit']:.0f} s, took {r['wall_seconds']} s",
+        f"ones the silent game, 3 players, team-mates: {', '.join(r['bots']) or '?'} (the page's "
+        f"default), each bot move an `/advance` after the page's pause of {r['bot_pause_s']} s; "
+        f"limit {r['seconds_limit']:.0f} s, took {r['wall_seconds']} s",
         "",
         "| measure | value |",
         "|---|---:|",
@@ -393,6 +437,8 @@ def load_markdown(r: dict, now: _dt.datetime, m: dict[str, str], argv: list[str]
         f"| moves answered | {r['moves']} |",
         f"| move round trip, all: median / p99 / max | {r['move_p50_ms']:.1f} / {r['move_p99_ms']:.1f} / "
         f"{r['move_max_ms']:.1f} ms |",
+        f"| the silent games' moves alone: n, median / p99 | {r['silent_moves']}, "
+        f"{r['silent_move_p50_ms']:.1f} / {r['silent_move_p99_ms']:.1f} ms |",
         f"| moves made while every solver worker was busy | {r['moves_while_pool_full']} |",
         f"| move round trip while the pool was full: median / p99 | {r['move_full_p50_ms']:.1f} / "
         f"{r['move_full_p99_ms']:.1f} ms |",
@@ -401,9 +447,19 @@ def load_markdown(r: dict, now: _dt.datetime, m: dict[str, str], argv: list[str]
         f"{r['hints_refused_503']} |",
         f"| hint answered: median / max | {r['hint_p50_ms']:.0f} / {r['hint_max_ms']:.0f} ms |",
         f"| a 503's round trip, p99 | {r['refusal_p99_ms']:.1f} ms |",
+        f"| bot moves made (`/advance` answered 200): n, round trip median / p99 | {r['advances']}, "
+        f"{r['advance_p50_ms']:.0f} / {r['advance_p99_ms']:.0f} ms |",
+        f"| the bots' own latency, per move made in the server (n {lat(r['bot_wall_ms'], 'n')}): "
+        f"the bot's wall time median / p99 | {lat(r['bot_wall_ms'], 'p50')} / "
+        f"{lat(r['bot_wall_ms'], 'p99')} ms |",
+        f"| the bot's CPU time median / p99 | {lat(r['bot_cpu_ms'], 'p50')} / "
+        f"{lat(r['bot_cpu_ms'], 'p99')} ms |",
+        f"| from the bot's turn to its move ready (waiting for a bot worker included) median / p99 "
+        f"| {lat(r['bot_ready_ms'], 'p50')} / {lat(r['bot_ready_ms'], 'p99')} ms |",
         f"| the server process's CPU (its solver workers not counted): seconds, and per request "
         f"(the sampler's included) | {r['server_cpu_seconds']} s, {r['server_cpu_per_request_ms']} ms |",
-        f"| the machine's load average (1 min) at the end | {r['load_average_after']} |",
+        f"| the machine's load average (1 min) before / at the end | {r['load_average_before']} / "
+        f"{r['load_average_after']} |",
         "",
     ]
 
@@ -425,6 +481,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hint-every", type=int, default=3, help="load: a hint every N moves (default 3)")
     ap.add_argument("--jobs", type=int, default=2, help="load: the server's solver workers (default 2)")
     ap.add_argument("--queue", type=int, default=4, help="load: the server's solver queue (default 4)")
+    ap.add_argument("--bots", type=int, default=2, help="load: the server's bot workers (default 2)")
+    ap.add_argument("--bot", default=None, help="load: the silent games' team-mates (default: the "
+                    "page's default, the bot the server picks)")
+    ap.add_argument("--bot-pause", type=float, default=0.9,
+                    help="load: seconds before each /advance, as the page pauses (default 0.9)")
     ap.add_argument("--force", action="store_true", help="write over the files of --out")
     args = ap.parse_args(argv)
     now = _dt.datetime.now(_dt.UTC)
@@ -435,7 +496,7 @@ def main(argv: list[str] | None = None) -> int:
         if (md.exists() or jl.exists()) and not args.force:
             raise SystemExit(f"{md} exists: give a new --out, or --force")
         r = run_load(args.clients, args.rounds, args.seconds, args.hint_every, args.jobs,
-                     args.queue, (0.3, 1.5))
+                     args.queue, (0.3, 1.5), args.bots, args.bot, args.bot_pause)
         m = machine()
         jl.write_text(json.dumps({**r, "date": f"{now:%Y-%m-%d %H:%M} UTC", "machine": m}) + "\n",
                       encoding="utf-8")

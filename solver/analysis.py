@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from model.deal import Deal
 from model.game import Game
@@ -463,7 +463,8 @@ def positions_of(start: Deal | Game, moves: Sequence[Move]) -> list[Game]:
 
 def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
             time_per_move: float | None = 10.0, reuse: bool = True,
-            memory_limit_mb: int = 2048) -> Analysis:
+            memory_limit_mb: int = 2048,
+            progress: Callable[[int, int], None] | None = None) -> Analysis:
     """Analyse the game of ``moves`` played from ``start`` (a deal or a position).
 
     Each position solved gets ``time_per_move`` seconds (``None``: no limit). With
@@ -474,7 +475,10 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
     bisected for the last win; the others are ``derived`` (an unknown never solved stays
     unknown). For ``waste``/``turns`` every position is solved, the last first. Without
     ``reuse`` every position is solved afresh by a search of its own (for measuring what
-    the reuse saves). Raises
+    the reuse saves). ``progress(decided, positions)``, when given, is called after each
+    position solved: ``decided`` counts the positions whose verdict is known so far (for
+    ``none``: those up to the last win found and from the first loss found; otherwise those
+    solved), out of ``positions`` (``len(moves) + 1``). Raises
     :class:`~model.errors.IllegalMoveError` for an illegal move of the game and
     ``ValueError`` for an unknown objective.
     """
@@ -487,6 +491,16 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
     found: dict[int, PositionVerdict] = {}
     spent_s = [0.0] * (n + 1)
     session = Session(start, objective, memory_limit_mb, furthest="off") if reuse else None
+
+    def report() -> None:
+        if progress is None:
+            return
+        if objective == "none":
+            w = max((j for j, p in found.items() if p.verdict == WIN), default=-1)
+            ell = min((j for j, p in found.items() if p.verdict == LOSS), default=n + 1)
+            progress(min(n + 1, w + 1 + (n + 1 - ell)), n + 1)
+        else:
+            progress(len(found), n + 1)
 
     def solve_at(i: int, seconds: float | None) -> PositionVerdict:
         sess = session or Session(games[i], objective, memory_limit_mb, furthest="off")
@@ -504,6 +518,7 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
                                    proof, None, {"pruned": res.stats.get("pruned"),
                                                  "nodes": res.stats.get("nodes"),
                                                  **({"loss_model": lm} if lm else {})})
+        report()
         return found[i]
 
     interrupted = False

@@ -98,7 +98,7 @@ def test_play_a_whole_game_to_a_win(client):
     assert state["message"].startswith("You won")
     assert [m["move"] for m in state["moves"]] == [m.to_json() for m in plan]
     over = client.post(f"/api/games/{state['id']}/moves", json={"kind": "discard", "discard": []})
-    assert over.status_code == 422 and over.json()["ruling"] == "R10"
+    assert over.status_code == 409 and over.json()["ruling"] == "R10"  # as /advance: game over
     assert client.get(f"/api/games/{state['id']}/hint").status_code == 409
 
 

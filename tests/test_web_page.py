@@ -275,16 +275,23 @@ def test_a_card_with_no_legal_slot_is_explained_when_picked(server, browser, siz
 
 
 def test_numbers_in_the_address_are_strict(server, browser):
+    """The server refuses a bad number of the address before the page is served; a number it
+    parses but the game refuses (players=9) is said by the page; no game is started."""
     page = new_page(browser, **SIZES["390x844"])
     try:
-        page.goto(f"{server}/?seed=12abc&players=3&mode=silent")
+        answer = page.goto(f"{server}/?seed=12abc&players=3&mode=silent")
+        assert answer is not None and answer.status == 400
+        page.wait_for_selector("body[data-ready='error']")
+        assert 'seed must be a whole number ≥ 0, not "12abc"' in page.inner_text("#message")
+        assert page.goto(f"{server}/?seed=4&players=3x&mode=silent").status == 400
+        assert 'players must be a whole number ≥ 0, not "3x"' in page.inner_text("#message")
+        page.goto(f"{server}/?seed=4&players=9&mode=silent")
         page.wait_for_selector("body[data-ready='error']")
         text = page.inner_text("#message")
-        assert "?seed=12abc is not a whole number" in text and "No game was started" in text
+        assert "Could not start the game: players must be 1 to 5, not 9" in text
         assert "/g/" not in page.url
-        page.goto(f"{server}/?seed=4&players=3x&mode=silent")
-        page.wait_for_selector("body[data-ready='error']")
-        assert "?players=3x is not a whole number" in page.inner_text("#message")
+        icon = page.get_attribute("link[rel='icon']", "href")
+        assert icon == "/favicon.svg" and page.request.get(f"{server}{icon}").status == 200
     finally:
         page.close()
 

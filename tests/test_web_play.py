@@ -130,6 +130,10 @@ def test_a_silent_game_never_sends_a_hidden_card(client, rules):
             look("advance", r)
             continue
         look("advance refused", client.post(f"/api/games/{gid}/advance"))
+        for card in {c.text for c in game.hands[seat]}:  # every slot and refusal explained
+            r = client.get(f"/api/games/{gid}/explain", params={"card": card})
+            assert r.status_code == 200, r.text
+            look("explain", r)
         hint = client.get(f"/api/games/{gid}/hint")
         assert hint.status_code == 200 and hint.json()["source"] == "greedy bot"
         look("hint", hint)

@@ -22,3 +22,12 @@ def hold(started: str, release: str) -> int:
     while not os.path.exists(release):
         time.sleep(0.01)
     return os.getpid()
+
+
+def counting(n: int) -> int:
+    """Report progress 0, 1, …, ``n - 1`` (:func:`web.pool.report_progress`), return ``n``."""
+    from web.pool import report_progress
+
+    for i in range(n):
+        report_progress(i)
+    return n

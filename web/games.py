@@ -31,6 +31,7 @@ from model.rules import RuleSet
 from render.frames import move_marks
 from render.svg import card_svg, game_svg
 from web.store import GameDB
+from web.teach import no_slot, targets
 
 #: Seconds the solver may spend on one hint or on the solution of a game without one.
 SOLVER_SECONDS = 8.0
@@ -185,8 +186,8 @@ class Session:
             "can_undo": bool(g.move_stack),
             "moves": history,
             "last_move": last.to_json() if last else None,
-            "targets": (targets := _targets(g) if over is None else {}),
-            "no_slot": _no_slot(g, g.hands[g.to_move], targets) if over is None else {},
+            "targets": (legal := targets(g) if over is None else {}),
+            "no_slot": no_slot(g, g.hands[g.to_move], legal) if over is None else {},
             "svg": game_svg(g, "", hands=False, interactive=True,
                             marks=move_marks(last)),
             "card_svgs": {c.text: card_svg(c, 46) for c in hand_cards},
@@ -239,8 +240,8 @@ class Session:
             "can_undo": False,
             "moves": history,
             "last_move": last.to_json() if last else None,
-            "targets": (targets := _targets(g) if mine else {}),
-            "no_slot": _no_slot(g, g.hands[g.to_move], targets) if mine else {},
+            "targets": (legal := targets(g) if mine else {}),
+            "no_slot": no_slot(g, g.hands[g.to_move], legal) if mine else {},
             "svg": game_svg(g, "", hands=False, interactive=True, marks=move_marks(last)),
             "card_svgs": {c.text: card_svg(c, 46) for c in sort_cards(set(obs.hand))},
         }
@@ -393,92 +394,6 @@ class Session:
 
     def _hint(self, move: Move, source: str) -> dict[str, Any]:
         return {"move": move.to_json(), "text": self.game.move_text(move), "source": source}
-
-
-def _targets(g: Game) -> dict[str, list[dict[str, Any]]]:
-    """Every legal placement of the player to move, by card text (the page's slot marks):
-    ``{"row", "slot", "to_row", "to_slot", "cost", "why"}``, where ``why`` says where the
-    cost comes from (:func:`cost_why`)."""
-    targets: dict[str, list[dict[str, Any]]] = {}
-    for pl in g.generate_placements():
-        targets.setdefault(pl.card.text, []).append(
-            {"row": pl.row, "slot": pl.slot, "to_row": pl.to_row, "to_slot": pl.to_slot,
-             "cost": pl.cost, "why": cost_why(g, pl.card, pl.row, pl.slot, pl.to_row,
-                                              pl.to_slot, pl.cost)})
-    return targets
-
-
-def _discards(n: int) -> str:
-    return "nothing to discard" if n == 0 else f"{n} card{'' if n == 1 else 's'} to discard"
-
-
-def _ascent_why(g: Game, value: int, row: int, slot: int, onto_bridge: bool, cost: int) -> str:
-    """Where the cost of an Ascent card of ``value`` at ``row``/``slot`` comes from (R6, R8)."""
-    left = g.left_reference(row, slot)
-    if onto_bridge and g.rules.bridge_replace_cost == "max":
-        right = g.right_reference(row, slot)
-        if left is not None or right is not None:
-            sides = " and ".join(str(v) for v in (left, right) if v is not None)
-            return (f"{value} onto a Bridge next to {sides}: the greater difference, "
-                    f"{_discards(cost)} (R8)")
-        return f"{value} onto a Bridge with no value beside it: {_discards(cost)} (R8)"
-    if left is not None:
-        return f"{value} next to {left}: {_discards(cost)} (R6)"
-    before = [c for c in g.mountain[row - 1][: slot - 1] if not c.is_campfire]
-    if before and before[-1].is_bridge:
-        return f"{value} after a Bridge: {_discards(cost)} (R6)"
-    return f"first card of row {row}: {_discards(cost)} (R6)"
-
-
-def cost_why(g: Game, card: Any, row: int, slot: int, to_row: int, to_slot: int,
-             cost: int) -> str:
-    """One sentence saying where a legal placement's ``cost`` (discards) comes from, naming
-    the ruling: ``"4 next to 7: 3 cards to discard (R6)"``, ``"a Bridge costs nothing
-    (R7)"``; a Campfire (R9) says where the card it replaces goes and what that costs."""
-    if card.is_summit:
-        return "the Summit costs nothing and wins the game (R10)"
-    if card.is_bridge:
-        return "a Bridge costs nothing (R7)"
-    if card.is_campfire:
-        moved = g.card_at(row, slot)
-        assert moved is not None and moved.value is not None  # a legal Campfire replaces one
-        where = f"{card} replaces {moved}, which moves to row {to_row} slot {to_slot}"
-        if g.rules.campfire_move_cost != "paid":
-            return f"{where}: nothing to discard (R9)"
-        return f"{where}; " + _ascent_why(g, moved.value, to_row, to_slot, False, cost)
-    there = g.card_at(row, slot)
-    return _ascent_why(g, card.value, row, slot, there is not None and there.is_bridge, cost)
-
-
-def _no_slot(g: Game, hand: list, targets: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """For each card of ``hand`` with no legal placement, why not: the rules engine's
-    refusals (:meth:`Game.explain`) as ``{"row", "slot", "ruling", "reason"}``, one per
-    distinct reason. A Campfire with no Ascent card of its colour on the mountain gets one
-    reason (R9)."""
-    out: dict[str, list[dict[str, Any]]] = {}
-    for card in sort_cards(set(hand)):
-        if card.text in targets:
-            continue
-        rows = g.explain(card)
-        if card.is_campfire:
-            mine = [r for r in rows if (c := g.card_at(r[0], r[1])) is not None
-                    and c.is_ascent and c.colour == card.colour]
-            if not mine:
-                out[card.text] = [{"row": 0, "slot": 0, "ruling": "R9",
-                                   "reason": f"no Ascent card of {card}'s colour on the "
-                                             f"mountain to replace"}]
-                continue
-            rows = mine
-        peak = g.rules.peak_row  # only the Summit's own slot speaks for a Summit, and not for others
-        rows = [r for r in rows if (r[0] == peak) == card.is_summit] or rows
-        seen: set[tuple[str, str]] = set()
-        why: list[dict[str, Any]] = []
-        for r, s, _, _, ruling, text in rows:
-            if ruling is not None and (ruling, text) not in seen:
-                seen.add((ruling, text))
-                why.append({"row": r, "slot": s, "ruling": ruling, "reason": text})
-        out[card.text] = why
-    return out
 
 
 def _without(hand: list, card: Any) -> list:

@@ -10,6 +10,7 @@ V1); its move is checked by the rules engine when the server makes it
 from __future__ import annotations
 
 import inspect
+import time
 from typing import Any
 
 from model.deal import Deal
@@ -47,12 +48,22 @@ def bot_move(obs: Observation, name: str, seed: int) -> Move:
     return make_bot(name, **bot_params(name, seed)).choose(obs)
 
 
+def timed_bot_move(obs: Observation, name: str, seed: int) -> tuple[Move, float, float]:
+    """:func:`bot_move` and what it took where it ran: ``(move, wall seconds, CPU seconds)``
+    (the bots' own latency, reported beside the server's in ``/api/status``)."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    move = bot_move(obs, name, seed)
+    return move, time.perf_counter() - t0, time.process_time() - c0
+
+
 def review(start: Deal | Game, moves: list[Move], seconds: float = REVIEW_SECONDS,
            silent_bot: str | None = None) -> dict[str, Any]:
-    """The review of a finished game (see :func:`web.review.review_data`)."""
+    """The review of a finished game (see :func:`web.review.review_data`), its progress
+    passed on by :func:`web.pool.report_progress`."""
+    from web.pool import report_progress
     from web.review import review_data
 
-    return review_data(start, moves, seconds, silent_bot)
+    return review_data(start, moves, seconds, silent_bot, progress=report_progress)
 
 
-__all__ = ["BOT_SECONDS", "REVIEW_SECONDS", "bot_move", "bot_params", "review"]
+__all__ = ["BOT_SECONDS", "REVIEW_SECONDS", "bot_move", "bot_params", "review", "timed_bot_move"]

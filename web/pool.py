@@ -23,6 +23,7 @@ The pool is used from the event loop only (:meth:`run` is a coroutine).
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import importlib
 import math
 import multiprocessing as mp
@@ -61,6 +62,18 @@ class JobError(RuntimeError):
         self.kind = kind
 
 
+_reporter = threading.local()
+
+
+def report_progress(value: Any) -> None:
+    """Called by a job while it runs: pass ``value`` (pickleable) to the ``progress``
+    callback its :meth:`JobPool.run` was given, on the server's event loop; nothing when
+    there is none."""
+    send = getattr(_reporter, "send", None)
+    if send is not None:
+        send(value)
+
+
 def _worker_main(conn: Any) -> None:
     """A worker process: receive ``(module, name, args)``, answer ``("ok", value)`` or
     ``("error", kind, message)``, until the pipe closes."""
@@ -72,6 +85,7 @@ def _worker_main(conn: Any) -> None:
         os.nice(WORKER_NICE)  # solver work gives way to the server's answers
     except OSError:
         pass
+    _reporter.send = lambda value: conn.send(("progress", value))
     while True:
         try:
             module, name, args = conn.recv()
@@ -111,6 +125,10 @@ class JobPool:
         self._all: list[_Worker] = []
         self._guard = threading.Lock()
         self._ctx = mp.get_context("spawn")
+        # the threads that wait on the workers (or run the jobs): the pool's own, so that two
+        # pools, or the server's other threads, never wait for one another's threads
+        self._threads = concurrent.futures.ThreadPoolExecutor(
+            max_workers=max(4, workers + 2), thread_name_prefix="ascent-pool")
 
     # ---- status ---------------------------------------------------------------------------
 
@@ -130,11 +148,14 @@ class JobPool:
     # ---- running jobs ---------------------------------------------------------------------
 
     async def run(self, fn: Callable[..., Any], *args: Any,
-                  disconnected: Callable[[], Awaitable[bool]] | None = None) -> Any:
+                  disconnected: Callable[[], Awaitable[bool]] | None = None,
+                  progress: Callable[[Any], None] | None = None) -> Any:
         """Run ``fn(*args)`` on a worker and return its value. Raises :class:`Busy` at once
         when ``workers`` jobs run and ``queue`` wait; :class:`Cancelled` when
         ``disconnected()`` turns true before the job ends; :class:`JobError` (process
-        workers) or the job's own exception (thread workers) when the job fails."""
+        workers) or the job's own exception (thread workers) when the job fails.
+        ``progress(value)`` is called on the event loop for each :func:`report_progress`
+        of the job."""
         if self.admitted >= self.workers + self.queue:
             self.refused += 1
             raise Busy(f"the server is busy: {self.running} solver jobs running and "
@@ -151,9 +172,9 @@ class JobPool:
             t0 = time.monotonic()
             try:
                 if self.processes:
-                    value = await self._in_process(fn, args, disconnected)
+                    value = await self._in_process(fn, args, disconnected, progress)
                 else:
-                    value = await self._in_thread(fn, args, disconnected)
+                    value = await self._in_thread(fn, args, disconnected, progress)
             finally:
                 self.running -= 1
                 self._slots.release()
@@ -195,28 +216,44 @@ class JobPool:
                 raise Cancelled("the client went away while the job ran")
 
     async def _in_thread(self, fn: Callable[..., Any], args: tuple,
-                         disconnected: Callable[[], Awaitable[bool]] | None) -> Any:
+                         disconnected: Callable[[], Awaitable[bool]] | None,
+                         progress: Callable[[Any], None] | None = None) -> Any:
         loop = asyncio.get_running_loop()
-        task = loop.run_in_executor(None, lambda: fn(*args))
+
+        def job() -> Any:
+            _reporter.send = None if progress is None else (
+                lambda value: loop.call_soon_threadsafe(progress, value))
+            try:
+                return fn(*args)
+            finally:
+                _reporter.send = None
+
+        task = loop.run_in_executor(self._threads, job)
         return await self._watch(task, disconnected, lambda: None)
 
     async def _in_process(self, fn: Callable[..., Any], args: tuple,
-                          disconnected: Callable[[], Awaitable[bool]] | None) -> Any:
+                          disconnected: Callable[[], Awaitable[bool]] | None,
+                          progress: Callable[[Any], None] | None = None) -> Any:
         loop = asyncio.get_running_loop()
-        worker = await loop.run_in_executor(None, self._take_worker)
+        worker = await loop.run_in_executor(self._threads, self._take_worker)
         job = (fn.__module__, fn.__qualname__, args)
         killed = False
 
         def exchange() -> Any:
             worker.conn.send(job)
-            return worker.conn.recv()
+            while True:
+                answer = worker.conn.recv()
+                if answer[0] != "progress":
+                    return answer
+                if progress is not None:
+                    loop.call_soon_threadsafe(progress, answer[1])
 
         def kill() -> None:
             nonlocal killed
             killed = True
             worker.process.kill()
 
-        task = loop.run_in_executor(None, exchange)
+        task = loop.run_in_executor(self._threads, exchange)
         try:
             answer = await self._watch(task, disconnected, kill)
         except Cancelled:
@@ -272,6 +309,7 @@ class JobPool:
             if w.process.is_alive():
                 w.process.kill()
                 w.process.join(timeout=5)
+        self._threads.shutdown(wait=False, cancel_futures=True)
 
 
-__all__ = ["Busy", "Cancelled", "JobError", "JobPool"]
+__all__ = ["Busy", "Cancelled", "JobError", "JobPool", "report_progress"]

@@ -9,7 +9,7 @@ the other players' hands and the decks as they were.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from model.deal import Deal
 from model.game import Game
@@ -19,7 +19,8 @@ from web import games
 
 
 def review_data(start: Deal | Game, moves: list[Move], seconds: float,
-                silent_bot: str | None = None) -> dict[str, Any]:
+                silent_bot: str | None = None,
+                progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """The review of the game of ``moves`` from ``start``, ``seconds`` per position solved:
 
     ``{"status": "done", "moves": [{"index", "text", "player", "before", "after"}, …],
@@ -27,10 +28,17 @@ def review_data(start: Deal | Game, moves: list[Move], seconds: float,
     null, "best_instead", "line_from" (the position of the winning line, moves made),
     "winning_line": [{"move", "text"}, …], "unknown" (positions left unknown), "summary",
     "seconds", "silent": {...} | null}``. Every line shown is replayed by :mod:`model` here.
-    Raises :class:`~model.errors.IllegalMoveError` if ``moves`` do not replay."""
+    Raises :class:`~model.errors.IllegalMoveError` if ``moves`` do not replay.
+    ``progress``, when given, is told ``{"phase": "open", "done", "positions"}`` after each
+    position solved (``done``: positions whose verdict is known so far) and ``{"phase":
+    "silent", ...}`` when the silent review starts."""
     from solver.analysis import analyse, positions_of
 
-    a = analyse(start, moves, "none", time_per_move=seconds, memory_limit_mb=512)
+    def told(done: int, total: int) -> None:
+        if progress is not None:
+            progress({"phase": "open", "done": done, "positions": total})
+
+    a = analyse(start, moves, "none", time_per_move=seconds, memory_limit_mb=512, progress=told)
     games = positions_of(start, moves)
     rows = []
     for k, m in enumerate(moves, start=1):
@@ -64,6 +72,8 @@ def review_data(start: Deal | Game, moves: list[Move], seconds: float,
     else:
         summary = ("The analysis ran out of time before it found the losing move "
                    f"({unknown} positions unknown).")
+    if silent_bot and progress is not None:
+        progress({"phase": "silent", "done": len(moves) + 1, "positions": len(moves) + 1})
     silent = silent_review(start, moves, silent_bot) if silent_bot else None
     return {
         "status": "done",

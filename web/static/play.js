@@ -82,19 +82,11 @@ function hand() { return ui.game.hands[ui.game.to_move - 1]; }
 
 const query = new URLSearchParams(location.search);
 
-class BadAddress extends Error {}
-
-/** The whole number ``name`` of the address, or ``fallback`` when absent; "12abc", "1e3",
- * "-1" and "" are refused with a message naming the parameter (no parseInt). */
-function wholeNumber(name, fallback, least = 0, most = Number.MAX_SAFE_INTEGER) {
-  if (!query.has(name)) return fallback;
-  const raw = query.get(name);
-  if (!/^\d+$/.test(raw)) throw new BadAddress(`?${name}=${raw} is not a whole number: write digits only, e.g. ?${name}=${fallback}.`);
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < least || n > most) {
-    throw new BadAddress(`?${name}=${raw} is out of range: ${least} to ${most === Number.MAX_SAFE_INTEGER ? "no limit" : most}.`);
-  }
-  return n;
+/** The address's ``name`` as written (a string of digits: the server refuses the page for
+ * anything else, ``?seed=12abc``, before serving it), or ``fallback`` when absent. The server
+ * parses it again where it is used (no parseInt here). */
+function addressText(name, fallback) {
+  return query.has(name) ? query.get(name) : fallback;
 }
 
 let PAUSE = 900;  // the pause between two bot moves, so that a person can follow them (?pause=MS)
@@ -646,13 +638,7 @@ document.addEventListener("keydown", (ev) => {
 
 async function start() {
   const q = query;
-  try {
-    PAUSE = wholeNumber("pause", 900, 0, 60000);
-  } catch (e) {
-    say(e.message, "error");
-    document.body.dataset.ready = "error";
-    return;
-  }
+  PAUSE = Math.min(Number(addressText("pause", 900)), 60000);
   const link = location.pathname.match(/^\/g\/([0-9a-f]+)$/);
   if (link) {
     say("Opening the game…", "info");
@@ -665,32 +651,21 @@ async function start() {
     }
     return;
   }
-  let body;
   const silent = q.get("mode") === "silent";
-  try {
-    if (q.get("date") && !/^(\d{4}-\d{2}-\d{2}|today)$/.test(q.get("date"))) {
-      throw new BadAddress(`?date=${q.get("date")} is not a date: write yyyy-mm-dd, e.g. 2026-12-02.`);
-    }
-    if (q.has("seed")) {
-      body = { seed: wholeNumber("seed", 1), players: wholeNumber("players", silent ? 3 : 1, 1, 5) };
-      const rules = (q.get("rules") || "").split(/[ ,]+/).filter((x) => x);
-      if (rules.length) body.rules = rules;
-    } else if (silent) {
-      body = { daily: q.get("date") || "today", players: wholeNumber("players", 3, 1, 5) };
-    } else {
-      body = { daily: q.get("date") || "today", kind: q.get("kind") || "deal", size: q.get("size") || "mini" };
-    }
-    if (silent) {
-      body.mode = "silent";
-      body.seat = wholeNumber("seat", 1, 1, 5);
-      if (q.get("bot")) body.bot = q.get("bot");
-    }
-  } catch (e) {
-    if (!(e instanceof BadAddress)) throw e;
-    say(`${e.message} No game was started.`, "error");
-    document.body.dataset.ready = "error";
-    $("new-box").open = true;
-    return;
+  let body;
+  if (q.has("seed")) {
+    body = { seed: q.get("seed"), players: addressText("players", silent ? 3 : 1) };
+    const rules = (q.get("rules") || "").split(/[ ,]+/).filter((x) => x);
+    if (rules.length) body.rules = rules;
+  } else if (silent) {
+    body = { daily: q.get("date") || "today", players: addressText("players", 3) };
+  } else {
+    body = { daily: q.get("date") || "today", kind: q.get("kind") || "deal", size: q.get("size") || "mini" };
+  }
+  if (silent) {
+    body.mode = "silent";
+    body.seat = addressText("seat", 1);
+    if (q.get("bot")) body.bot = q.get("bot");
   }
   say(silent ? "Dealing the real game…" :
       body.daily ? `Loading the daily puzzle of ${body.daily} (the server makes it on its first request, which can take a while)…`
@@ -701,6 +676,7 @@ async function start() {
   } catch (e) {
     say(`Could not start the game: ${e.message}`, "error");
     document.body.dataset.ready = "error";
+    $("new-box").open = true;
   }
 }
 
@@ -726,11 +702,12 @@ async function loadReview(startIt) {
   $("review-panel").hidden = false;
   if (r.status === "running") {
     $("review-progress").hidden = false;
-    const done = Number.isInteger(r.done) && r.positions ? r.done : null;
-    if (done !== null) { $("review-progress").max = r.positions; $("review-progress").value = done; }
-    $("review-progress-text").textContent = done !== null
-      ? `Analysing position ${done} of ${r.positions} with every card known…`
-      : `Analysing ${r.positions} positions with every card known… ${r.elapsed || 0} s (at most about ${r.estimate} s)`;
+    $("review-progress").max = r.positions;
+    $("review-progress").value = r.done;
+    $("review-progress-text").textContent = (r.resumed ? "Resumed after the server restarted. " : "") +
+      (r.phase === "silent"
+        ? "Every position solved; now judging each move from what its player saw…"
+        : `Analysing position ${r.done} of ${r.positions} with every card known… (${r.elapsed} s; at most about ${r.estimate} s)`);
     document.body.dataset.review = "running";
     reviewTimer = setTimeout(() => loadReview(false), 1000);
     return;

@@ -1,0 +1,302 @@
+"""The server side of the play page, route by route, through the ASGI test client: the page's
+address checked strictly, 404 for an unknown game (HTML for a browser, JSON otherwise), the
+favicon, one status (409) for a game that is over, and no bad input that loses a game."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from web.app import create_app
+from web.pages import whole_number
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+TINY = {"preset": "tiny"}
+HTML = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+
+
+@pytest.fixture()
+def client():
+    with TestClient(create_app(), raise_server_exceptions=False) as c:
+        yield c
+
+
+def test_an_unknown_game_is_a_404_page_for_a_browser_and_json_for_the_api(client):
+    page = client.get("/g/0123456789abcdef", headers=HTML)
+    assert page.status_code == 404 and "text/html" in page.headers["content-type"]
+    assert "No such game" in page.text and "0123456789abcdef" in page.text
+    api = client.get("/g/0123456789abcdef", headers={"Accept": "application/json"})
+    assert api.status_code == 404 and api.json()["status"] == 404 and api.json()["error"]
+    gid = client.post("/api/games", json={"seed": 1, "rules": TINY}).json()["id"]
+    ok = client.get(f"/g/{gid}", headers=HTML)
+    assert ok.status_code == 200 and "/static/play.js" in ok.text
+
+
+@pytest.mark.parametrize("query, named", [
+    ("seed=12abc", '"12abc"'), ("seed=-1", '"-1"'), ("seed=1e3", '"1e3"'), ("seed=", '""'),
+    ("players=3x", '"3x"'), ("seat=%201", '" 1"'), ("pause=fast", '"fast"'),
+    ("date=2026-13-01", '"2026-13-01"'), ("mode=loud", '"loud"'), ("kind=maze", '"maze"'),
+    ("size=huge", '"huge"'), ("bot=cheat", '"cheat"'), ("seed=" + "9" * 21, "at most 20 digits"),
+])
+def test_a_bad_number_in_the_page_address_is_a_clear_400(client, query, named):
+    page = client.get(f"/?{query}", headers=HTML)
+    assert page.status_code == 400 and "text/html" in page.headers["content-type"]
+    assert named.replace('"', "&quot;") in page.text and "Bad address" in page.text
+    api = client.get(f"/?{query}")
+    assert api.status_code == 400 and named in api.json()["error"]
+
+
+def test_good_page_addresses_are_served(client):
+    for query in ("", "seed=12", "seed=7&players=2&rules=preset=tiny", "mode=silent&players=3&seat=2",
+                  "date=2026-12-02&mode=silent&bot=greedy&pause=0", "date=today&kind=position&size=full",
+                  "walkthrough=1"):
+        r = client.get(f"/?{query}", headers=HTML)
+        assert r.status_code == 200 and "/static/play.js" in r.text, query
+
+
+def test_numbers_as_text_are_taken_only_when_they_are_whole_numbers(client):
+    a = client.post("/api/games", json={"seed": "12", "players": "2", "rules": TINY})
+    b = client.post("/api/games", json={"seed": 12, "players": 2, "rules": TINY})
+    assert a.status_code == b.status_code == 201
+    assert a.json()["hands"] == b.json()["hands"]
+    for body in ({"seed": "12abc"}, {"seed": "1", "players": "2x"}, {"seed": " 1"},
+                 {"seed": "1", "mode": "silent", "seat": "one"}):
+        r = client.post("/api/games", json={"rules": TINY, **body})
+        assert r.status_code == 400 and "whole number" in r.json()["error"], (body, r.text)
+    assert whole_number("seed", "007") == 7
+    with pytest.raises(Exception, match="not true"):
+        whole_number("seed", True)
+
+
+def test_the_favicon_is_served(client):
+    for path in ("/favicon.ico", "/favicon.svg"):
+        r = client.get(path)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+        assert r.text.startswith("<svg")
+
+
+def test_a_move_on_a_finished_game_is_409_as_advance(client):
+    state = client.post("/api/games", json={"seed": 2, "rules": TINY}).json()
+    gid = state["id"]
+    while state["outcome"] is None:  # discard two a turn, the Summit last: a loss (R12)
+        hand = state["hands"][0]
+        pick = ([c for c in hand if c != "S"] + ["S"])[:2]
+        state = client.post(f"/api/games/{gid}/moves", json={"kind": "discard", "discard": pick}).json()
+    r = client.post(f"/api/games/{gid}/moves", json={"kind": "discard", "discard": ["S", "1r"]})
+    assert r.status_code == 409 and r.json()["ruling"] == "R12", r.text
+    assert client.post(f"/api/games/{gid}/advance").status_code == 409
+    assert client.get(f"/api/games/{gid}").json()["turn"] == state["turn"]  # nothing lost
+
+
+def test_a_bot_thinks_off_the_request_path_and_advance_makes_its_move(monkeypatch):
+    """A slow bot (held here until the test lets it go) thinks in the background from the
+    moment its turn comes: other games' moves are answered meanwhile, /advance answers 503
+    with Retry-After while it thinks (the game unchanged), then makes exactly its move."""
+    import threading
+
+    import web.app
+    import web.teammates
+    from web.jobs import timed_bot_move
+
+    release, started = threading.Event(), threading.Event()
+
+    def held(obs, name, seed):
+        if name == "sampling":
+            started.set()
+            assert release.wait(60)
+        return timed_bot_move(obs, "greedy", seed)
+
+    monkeypatch.setattr(web.teammates, "timed_bot_move", held)
+    with TestClient(create_app(), raise_server_exceptions=False) as c:
+        slow = c.post("/api/games", json={"seed": 3, "players": 3, "seat": 2, "mode": "silent",
+                                          "bot": "sampling", "rules": TINY})
+        assert slow.status_code == 201 and slow.json()["bots_turn"]
+        assert slow.json()["bot_ready"] is False
+        gid = slow.json()["id"]
+        assert started.wait(30)  # the bot thinks, though nobody asked /advance yet
+        other = c.post("/api/games", json={"seed": 5, "players": 3, "seat": 1, "mode": "silent",
+                                           "bot": "greedy", "rules": TINY}).json()
+        hint = c.get(f"/api/games/{other['id']}/hint").json()
+        moved = c.post(f"/api/games/{other['id']}/moves", json=hint["move"])
+        assert moved.status_code == 200 and moved.json()["turn"] == 1
+        assert not release.is_set()  # answered while the slow bot still thinks
+        status = c.get("/api/status").json()["teammates"]
+        assert status["thinking"] >= 1 and status["pool"]["running"] == 1
+        monkeypatch.setattr(web.app, "ADVANCE_WAIT", 0.05)
+        busy = c.post(f"/api/games/{gid}/advance")
+        assert busy.status_code == 503 and busy.headers["Retry-After"] == "1", busy.text
+        assert c.get(f"/api/games/{gid}").json()["turn"] == 0  # nothing lost, nothing made
+        release.set()
+        monkeypatch.setattr(web.app, "ADVANCE_WAIT", 30.0)
+        state = c.post(f"/api/games/{gid}/advance").json()
+        assert state["turn"] == 1 and state["moves"][0]["bot"] and state["your_turn"]
+        assert state["bot_ready"] is None
+        status = c.get("/api/status").json()["teammates"]
+        assert status["made"] >= 2 and status["bot_cpu_ms"]["n"] >= 2
+
+
+@pytest.mark.parametrize("processes", [False, True])
+def test_a_job_reports_its_progress_to_the_server(processes):
+    import asyncio
+
+    from tests import web_jobs
+    from web.pool import JobPool
+
+    async def scenario() -> list[int]:
+        pool = JobPool(workers=1, queue=0, processes=processes)
+        seen: list[int] = []
+        try:
+            assert await pool.run(web_jobs.counting, 5, progress=seen.append) == 5
+            await asyncio.sleep(0.05)  # the last reports are called soon after on the loop
+            assert await pool.run(web_jobs.counting, 2) == 2  # nobody listening: ignored
+        finally:
+            pool.close()
+        return seen
+
+    assert asyncio.run(scenario()) == [0, 1, 2, 3, 4]
+
+
+def lost_game(c, seed: int = 3) -> str:
+    """A finished silent tiny game (greedy everywhere), played through the API."""
+    from bots.greedy import GreedyBot
+    from model.deal import Deal
+    from model.game import Game
+    from model.observation import observe
+    from model.rules import RuleSet
+
+    gid = c.post("/api/games", json={"seed": seed, "players": 3, "seat": 1, "mode": "silent",
+                                      "bot": "greedy", "rules": TINY}).json()["id"]
+    mirror = Game(Deal.from_seed(seed, 3, RuleSet.tiny()))
+    while mirror.outcome() is None:
+        move = GreedyBot().choose(observe(mirror))
+        path = "moves" if mirror.to_move == 0 else "advance"
+        assert c.post(f"/api/games/{gid}/{path}", json=move.to_json()).status_code == 200
+        mirror.push(move)
+    return gid
+
+
+def test_review_progress_counts_positions_decided():
+    """The review's progress is the count of positions whose verdict is known, reported as
+    the analysis goes: never falling, never above the positions, and at the end the
+    positions the review does not leave unknown."""
+    from model.deal import Deal
+    from model.moves import Move
+    from model.rules import RuleSet
+    from web.review import review_data
+
+    with TestClient(create_app()) as c:
+        gid = lost_game(c)
+        moves = [Move.from_json(m["move"]) for m in c.get(f"/api/games/{gid}").json()["moves"]]
+    seen: list[dict] = []
+    data = review_data(Deal.from_seed(3, 3, RuleSet.tiny()), moves, 2.0, None, progress=seen.append)
+    done = [p["done"] for p in seen]
+    assert seen and all(p["phase"] == "open" and p["positions"] == len(moves) + 1 for p in seen)
+    assert done == sorted(done) and done[-1] <= len(moves) + 1
+    assert done[-1] == len(moves) + 1 - data["unknown"]
+
+
+def test_a_review_running_when_the_server_stops_resumes_after_a_restart(tmp_path, monkeypatch):
+    import threading
+    import time
+
+    import web.app
+
+    real = web.app.review_job
+    hold = threading.Event()
+
+    def held(*args, **kwargs):
+        assert hold.wait(60)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(web.app, "review_job", held)
+    try:
+        with TestClient(create_app(data=tmp_path)) as c:
+            gid = lost_game(c)
+            started = c.post(f"/api/games/{gid}/review")
+            assert started.status_code == 202
+            first = started.json()
+            assert first["status"] == "running" and first["done"] == 0 and first["progress"] == 0
+            assert first["positions"] == len(c.get(f"/api/games/{gid}").json()["moves"]) + 1
+    finally:  # the server stopped with the review running; the held thread may end now
+        monkeypatch.setattr(web.app, "review_job", real)
+        hold.set()
+    with TestClient(create_app(data=tmp_path)) as c:
+        again = c.get(f"/api/games/{gid}/review").json()
+        assert again["status"] == "running" and again["resumed"] is True, again
+        deadline = time.monotonic() + 120
+        while again["status"] == "running" and time.monotonic() < deadline:
+            assert 0 <= again["done"] <= again["positions"]
+            time.sleep(0.05)
+            again = c.get(f"/api/games/{gid}/review").json()
+        assert again["status"] == "done" and again["losing_move"] is not None
+    with TestClient(create_app(data=tmp_path)) as c:  # kept once done
+        assert c.get(f"/api/games/{gid}/review").json() == again
+
+
+def test_random_input_to_the_new_routes_is_a_json_4xx_and_loses_no_game(client):
+    """Random query values to the page's address, /g/{id} and /explain, random bodies to
+    /advance and /review: never a 5xx, every error JSON (or the HTML page for a browser),
+    and the games unchanged."""
+    import random
+
+    rng = random.Random(23)
+    open_ = client.post("/api/games", json={"seed": 1, "rules": TINY}).json()
+    sil = client.post("/api/games", json={"seed": 5, "players": 3, "seat": 1, "mode": "silent",
+                                          "bot": "greedy", "rules": TINY}).json()
+    values = ["", "0", "1", "12abc", "-1", "1e3", "७", "%00", "x" * 300, "today", "silent",
+              "7r", "Cr", "S", "B", "99z", "[]", "{}", "null", "true", " 1", "1 ", "0x10"]
+    keys = ["seed", "players", "seat", "pause", "date", "mode", "kind", "size", "bot", "card", "rules"]
+    for _ in range(120):
+        query = {k: rng.choice(values) for k in rng.sample(keys, rng.randint(1, 4))}
+        for path in ("/", f"/g/{open_['id']}", f"/g/{sil['id']}", f"/api/games/{open_['id']}/explain",
+                     f"/api/games/{sil['id']}/explain", "/g/nope"):
+            headers = HTML if rng.random() < 0.5 else {}
+            r = client.get(path, params=query, headers=headers)
+            assert r.status_code < 500, (path, query, r.text)
+            if r.status_code >= 400 and "application/json" in r.headers["content-type"]:
+                assert r.json()["error"] and r.json()["status"] == r.status_code
+        for path in ("advance", "review"):
+            r = client.post(f"/api/games/{open_['id']}/{path}", content=rng.choice(values))
+            assert 400 <= r.status_code < 500 and r.json()["error"], (path, r.text)
+    assert client.get(f"/api/games/{open_['id']}").json() == open_
+    assert client.get(f"/api/games/{sil['id']}").json()["turn"] == sil["turn"]
+
+
+def test_serve_refuses_a_bad_bots_option_in_one_line():
+    from tests.test_cli import assert_one_line_error, run
+
+    assert_one_line_error(run("serve", "--bots", "0"), 2, "--bots")
+    assert "--bots" in run("serve", "--help").stdout
+
+
+def test_the_load_report_names_the_team_mates_and_the_bots_latency():
+    """The load benchmark's Markdown from a run's figures, with and without bot moves."""
+    import datetime as dt
+
+    from benchmarks.web import load_markdown
+
+    nan = float("nan")
+    r = {"codes": {"move": {"200": 3}}, "jobs": 2, "queue": 4, "bot_workers": 2, "clients": 2,
+         "rounds": 1, "think_s": [0.3, 1.5], "hint_every": 3, "bots": ["best"], "bot_pause_s": 0.9,
+         "seconds_limit": 10, "wall_seconds": 5.0, "requests": 3, "server_errors_5xx_not_503": 0,
+         "moves": 3, "move_p50_ms": 10.0, "move_p99_ms": 20.0, "move_max_ms": 21.0,
+         "silent_moves": 0, "silent_move_p50_ms": nan, "silent_move_p99_ms": nan,
+         "moves_while_pool_full": 0, "move_full_p50_ms": nan, "move_full_p99_ms": nan,
+         "pool_full_share": 0.0, "hints_answered": 0, "hints_refused_503": 0, "hint_p50_ms": nan,
+         "hint_max_ms": nan, "refusal_p99_ms": nan, "advances": 0, "advance_p50_ms": nan,
+         "advance_p99_ms": nan, "bot_ready_ms": None, "bot_wall_ms": None, "bot_cpu_ms": None,
+         "server_cpu_seconds": 0.1, "server_cpu_per_request_ms": 1.0,
+         "load_average_before": "1.00", "load_average_after": "1.10"}
+    m = {"arch": "x86_64", "cpu": "cpu", "cores": "2", "ram": "1 GB", "python": "3.11"}
+    now = dt.datetime(2026, 12, 4, 5, 0)
+    text = "\n".join(load_markdown(r, now, m, ["--load"]))
+    assert "team-mates: best" in text and "wall time median / p99 | – / – ms" in text
+    r["bot_wall_ms"] = {"p50": 120.4, "p99": 180.0, "max": 190.0, "n": 7}
+    text = "\n".join(load_markdown(r, now, m, ["--load"]))
+    assert "(n 7)" in text and "| 120 / 180 ms |" in text and "1.00 / 1.10" in text
