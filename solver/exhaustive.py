@@ -173,6 +173,10 @@ class Search(PVOrder, Beam, NodeLimits):
         self.progress_proven = False
         self.proof: dict | None = None  # nodes and seconds of a loss proof
         self.__dict__.pop("loss_model_stats", None)
+        self.__dict__.pop("abstraction_run", None)
+        #: what proved a loss: "search" (the DFS, with the table's learned nogoods),
+        #: "abstraction" (solver.abstraction) or "loss-model" (solver.cpsat_loss)
+        self.decided_by = "search"
         self.furthest_stats: dict | None = None
         self.next_check = 1024 if node_limit is None else min(1024, node_limit)
         self.t0 = time.monotonic()
@@ -253,7 +257,7 @@ class Search(PVOrder, Beam, NodeLimits):
         flags = self.dead_flags()
         key = None
         if self.sw.transposition:
-            key = self.key(flags)
+            key = self.learned_key(flags)  # solver.nogood: the row fronts
             lb = self.tt.get(key)
             if lb is not None and (lb > budget or lb >= INF):  # INF: no win at all (none)
                 self.tt_hits += 1
@@ -262,7 +266,7 @@ class Search(PVOrder, Beam, NodeLimits):
             return False
         summit = self.t.summit
         last_summits = self.remaining[summit] if self.sw.bounds else 0
-        for mv in self.ordered_children(flags, key):
+        for mv in self.ordered_children(flags, None if self.sw.nogood else key):
             c = self.move_cost(mv[0], len(mv[6]))
             if c > budget:
                 continue
@@ -349,7 +353,8 @@ class Search(PVOrder, Beam, NodeLimits):
                        int(self.bridge_max), int(self.campfire_paid),
                        _OBJECTIVE_CODE[self.objective], int(sw.transposition),
                        int(sw.dominance), int(sw.bounds), int(sw.window_players),
-                       int(sw.table_size), int(sw.budget), int(sw.bridge_costs))
+                       int(sw.table_size), int(sw.budget), int(sw.bridge_costs),
+                       int(sw.nogood), int(self.colourless))
         self._core = c
         # the core's table, behind the dict methods the search reads (only the Python
         # search, which does not run with the core, writes to self.tt)
@@ -433,6 +438,11 @@ class Search(PVOrder, Beam, NodeLimits):
         lm = self.__dict__.get("loss_model_stats")
         if lm is not None:
             out["loss_model"] = dict(lm)
+        ab = self.__dict__.get("abstraction_run")
+        if ab is not None:
+            out["abstraction"] = ab.stats()
+        if self.proof is not None:  # a proven loss: which proof decided it
+            out["decided_by"] = self.decided_by
         return out
 
     def _wide_beams(self, best: list[tuple] | None) -> list[tuple] | None:
@@ -473,6 +483,47 @@ class Search(PVOrder, Beam, NodeLimits):
                 return True
             if self.stopped:
                 raise Stop
+        if self.objective == "none" and self.sw.abstraction:
+            return self._decide_abstracted(root, not wide)
+        return self.dfs(INF)
+
+    def _decide_abstracted(self, root: tuple, first: bool) -> bool:
+        """:meth:`_decide` with the colour-free abstraction (:mod:`solver.abstraction`):
+        (``first``: after a first slice of the real search of
+        :data:`~solver.abstraction.FIRST_SLICE` nodes) the abstract and the real search take
+        turns in node slices doubled each round; an abstract loss is a real loss, an
+        abstract win drops the abstraction. The abstract search's nodes count against the
+        run's node limit; ``stats["abstraction"]`` holds its counters."""
+        from solver.abstraction import FIRST_SLICE, Abstraction
+
+        if first:
+            done, ok = run_slice(self, INF, FIRST_SLICE, root)
+            if done:
+                return ok
+        ab = Abstraction(self)
+        self.abstraction_run = ab
+        size = FIRST_SLICE
+        while ab.verdict is None:
+            share = size if self.node_limit is None else min(size, self.node_limit - self.nodes)
+            before = ab.nodes
+            try:
+                verdict = ab.run_slice(share, self.deadline)
+            finally:
+                self.nodes += ab.nodes - before
+                self.next_check = self.nodes + 1
+            if verdict == "loss":
+                self.decided_by = "abstraction"
+                return False
+            if verdict is None and ((self.node_limit is not None and self.nodes >= self.node_limit)
+                                    or (self.deadline is not None
+                                        and time.monotonic() > self.deadline)):
+                raise Stop
+            if verdict == "win":
+                break
+            done, ok = run_slice(self, INF, size, root)
+            if done:
+                return ok
+            size *= 2
         return self.dfs(INF)
 
     def _decide_or_relax(self, root: tuple, wide: bool) -> bool:
@@ -505,6 +556,7 @@ class Search(PVOrder, Beam, NodeLimits):
             self.interrupted = True
             raise Stop
         if status == INFEASIBLE:
+            self.decided_by = "loss-model"
             return False
         if status == CANDIDATE and moves is not None:
             self.win_line = self.from_moves(moves)
