@@ -18,7 +18,8 @@ from solver.result import OBJECTIVES, UNKNOWN
 MARKS = {"win": "win", "loss": "loss", "unknown": "unknown"}
 #: How the first proven loss was proven, in the line that gives its reason.
 PROOFS = {"bound": " (a bound, no search)", "search": " (exhaustive search)",
-          "loss-model": " (the CP-SAT loss model)"}
+          "loss-model": " (the CP-SAT loss model)",
+          "abstraction": " (exhaustive search of the game with colours ignored)"}
 
 
 @click.command()

@@ -163,6 +163,8 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
         lm = st.get("loss_model") or {}
         how = ("proven: the CP-SAT model has no solution" if res.solver.startswith("cpsat")
                else "proven by the CP-SAT loss model" if lm.get("status") == "INFEASIBLE"
+               else "proven by exhaustive search of the game with colours ignored"
+               if st.get("decided_by") == "abstraction"
                else "proven by exhaustive search")
         reach = (f"{furthest}: {count_text(res.best_progress, 'slot')}"
                  if not _no_furthest_line(res) else

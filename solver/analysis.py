@@ -30,7 +30,13 @@ from model.deal import Deal
 from model.game import Game
 from model.moves import Move
 from model.records import replay
-from solver.reasons import LossReason, relaxation_reason, search_reason, static_reason
+from solver.reasons import (
+    LossReason,
+    abstraction_reason,
+    relaxation_reason,
+    search_reason,
+    static_reason,
+)
 from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolveResult
 from solver.session import Session
 
@@ -288,7 +294,8 @@ class PositionVerdict:
     ``derived`` (no search: a later position is a win, so this one is too), the solve's
     ``continuation``, ``nodes`` and ``seconds`` (all its solves together); ``proof``: how a
     verdict was proven (``bound``: a bound at the position, no search; ``search``: the
-    exhaustive search; ``loss-model``: the CP-SAT loss model's infeasibility; ``derived``;
+    exhaustive search; ``loss-model``: the CP-SAT loss model's infeasibility;
+    ``abstraction``: the colour-free abstraction's exhaustive search; ``derived``;
     ``None`` for unknown); ``reason``: for the first proven loss, why
     (:class:`solver.reasons.LossReason`); ``stats``: the last solve's counters."""
 
@@ -496,14 +503,19 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
         old = found.get(i)
         nodes = res.stats.get("nodes", 0) + (old.nodes if old is not None else 0)
         lm = res.stats.get("loss_model")
+        ab = res.stats.get("abstraction")
         proof = (None if res.verdict == UNKNOWN else
                  "loss-model" if lm and lm.get("status") == "INFEASIBLE" and res.verdict == LOSS
+                 else "abstraction" if res.verdict == LOSS
+                 and res.stats.get("decided_by") == "abstraction"
                  else "search")
         found[i] = PositionVerdict(i, res.verdict, res.value, res.optimal, res.bound, False,
                                    list(res.continuation), nodes, round(spent_s[i], 3),
                                    proof, None, {"pruned": res.stats.get("pruned"),
                                                  "nodes": res.stats.get("nodes"),
-                                                 **({"loss_model": lm} if lm else {})})
+                                                 "table_hits": res.stats.get("table_hits"),
+                                                 **({"loss_model": lm} if lm else {}),
+                                                 **({"abstraction": ab} if ab else {})})
         return found[i]
 
     interrupted = False
@@ -555,6 +567,8 @@ def _reason_of(p: PositionVerdict, game: Game) -> LossReason:
     lm = p.stats.get("loss_model")
     if lm and lm.get("status") == "INFEASIBLE":
         return relaxation_reason(lm.get("groups") or [])
+    if p.proof == "abstraction":
+        return static_reason(game) or abstraction_reason(game, p.stats)
     return static_reason(game) or search_reason(game, p.stats)
 
 

@@ -39,6 +39,7 @@ from typing import Callable, cast
 
 from model.deal import Deal
 from model.game import Game
+from solver.abstraction import Abstraction
 from solver.beam import DEFAULT_BEAM_SCHEDULE, WIDE_BEAM_SCHEDULE, Beam
 from solver.frontier import PVOrder, improve, run_slice
 from solver.reasons import LossReason
@@ -494,15 +495,16 @@ class Search(PVOrder, Beam, NodeLimits):
         turns in node slices doubled each round; an abstract loss is a real loss, an
         abstract win drops the abstraction. The abstract search's nodes count against the
         run's node limit; ``stats["abstraction"]`` holds its counters."""
-        from solver.abstraction import FIRST_SLICE, Abstraction
+        import solver.abstraction
 
+        first_slice = solver.abstraction.FIRST_SLICE  # read at the call: tests lower it
         if first:
-            done, ok = run_slice(self, INF, FIRST_SLICE, root)
+            done, ok = run_slice(self, INF, first_slice, root)
             if done:
                 return ok
         ab = Abstraction(self)
         self.abstraction_run = ab
-        size = FIRST_SLICE
+        size = first_slice
         while ab.verdict is None:
             share = size if self.node_limit is None else min(size, self.node_limit - self.nodes)
             before = ab.nodes
@@ -696,14 +698,21 @@ class Search(PVOrder, Beam, NodeLimits):
 
     def loss_reason(self, stats: dict) -> LossReason:
         """Why the root is lost (:mod:`solver.reasons`): the loss model's rule groups where
-        it proved the loss, a bound at the root, the next turns' positions, or the cuts of
-        the search."""
-        from solver.reasons import relaxation_reason, search_reason, static_reason
+        it proved the loss, a bound at the root, the colour-free abstraction where it proved
+        the loss, the next turns' positions, or the cuts of the search."""
+        from solver.reasons import (
+            abstraction_reason,
+            relaxation_reason,
+            search_reason,
+            static_reason,
+        )
 
         lm = stats.get("loss_model")
         if lm and lm.get("status") == "INFEASIBLE":
             return relaxation_reason(lm.get("groups") or [])
         root = self.root if isinstance(self.root, Game) else Game(self.root)
+        if stats.get("decided_by") == "abstraction":
+            return static_reason(root) or abstraction_reason(root, stats)
         return static_reason(root) or search_reason(root, stats)
 
 

@@ -154,3 +154,30 @@ def test_the_abstraction_proves_a_loss_the_same_way_in_the_core_and_in_python() 
         out.append((ab.run_slice(10**6, None), ab.search.nodes))
     assert out[0] == out[1]
     assert out[0][0] in ("loss", "win")
+
+
+@pytest.mark.parametrize("core", [False, True])
+def test_a_loss_the_abstraction_proves_says_so_and_is_a_loss_without_it(core) -> None:
+    """Deal 2 of the 4-row hand-of-two rung: the abstraction, taking turns with the search
+    from its first node, proves the loss; the answer names it (``decided_by``, the reason in
+    words) and the search with the abstraction off proves the same loss."""
+    if core and not CORE_AVAILABLE:
+        pytest.skip("the compiled core is not built")
+    rules = RuleSet.from_options(["rows=4", "values=6", "colours=2", "copies=2", "campfires=1",
+                                  "bridges=2", "summits=2", "hand_size=2"])
+    deal = Deal.from_seed(2, 1, rules)
+    old = abstraction.FIRST_SLICE
+    abstraction.FIRST_SLICE = 1
+    try:
+        res = solve(deal, "none", furthest="off", core=core, loss_model=False,
+                    beam_schedule=((8, 1),))
+    finally:
+        abstraction.FIRST_SLICE = old
+    assert res.verdict == "loss"
+    assert res.stats["decided_by"] == "abstraction"
+    assert res.stats["abstraction"]["verdict"] == "loss"
+    assert res.reason is not None and res.reason.kind == "abstraction"
+    assert "colours ignored" in res.reason.text
+    plain = solve(deal, "none", furthest="off", core=core, loss_model=False, abstraction=False,
+                  nogood=False)
+    assert plain.verdict == "loss" and plain.stats["decided_by"] == "search"
