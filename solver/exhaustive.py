@@ -42,6 +42,7 @@ from model.game import Game
 from solver.abstraction import Abstraction
 from solver.beam import DEFAULT_BEAM_SCHEDULE, WIDE_BEAM_SCHEDULE, Beam
 from solver.frontier import PVOrder, improve, run_slice
+from solver.nogood import DominanceStore
 from solver.reasons import LossReason
 from solver.result import (
     LOSS,
@@ -164,6 +165,7 @@ class Search(PVOrder, Beam, NodeLimits):
         self.nodes = 0
         self.tt_hits = 0
         self.tt_evictions = 0
+        self.dominance_hits = 0
         self.pruned = {"summit": 0, "height": 0, "cards": 0, "objective": 0, "spare": 0}
         self.path: list[tuple] = []
         self.best_progress = -1
@@ -263,6 +265,15 @@ class Search(PVOrder, Beam, NodeLimits):
             if lb is not None and (lb > budget or lb >= INF):  # INF: no win at all (none)
                 self.tt_hits += 1
                 return False
+        dom = None
+        if self.sw.nogood_dominance and self.sw.dominance and self.sw.transposition:
+            base, hands, exhausted = self.dominance_parts(flags)
+            dom = (base, hands)
+            if self.dominance_worth_asking(hands, exhausted):
+                v = self.dominance_store().bound(base, hands, self.t.dead, exhausted)
+                if v > budget or v >= INF:
+                    self.dominance_hits += 1
+                    return False
         if self.sw.bounds and self.bound_fails(budget):
             return False
         summit = self.t.summit
@@ -289,7 +300,17 @@ class Search(PVOrder, Beam, NodeLimits):
             old = tt.get(key, 0)
             if budget + 1 > old:
                 tt[key] = INF if self.objective == "none" else budget + 1
+        if dom is not None:
+            self.dominance_store().add(dom[0], dom[1], INF if self.objective == "none" else budget + 1)
         return False
+
+    def dominance_store(self) -> DominanceStore:
+        """The store of :class:`solver.nogood.DominanceStore` (made at the first call), a
+        quarter of the table's size."""
+        st = self.__dict__.get("_dominance")
+        if st is None:
+            st = self._dominance = DominanceStore(self.sw.table_size // 4)
+        return st
 
     def furthest(self, cap: int | None = None) -> bool:
         """After a proven loss: search every line for the most slots filled (into
@@ -345,7 +366,8 @@ class Search(PVOrder, Beam, NodeLimits):
         c = self.__dict__.get("_core")
         if c is not None:
             return c
-        if not (self.sw.core and _core is not None) or os.environ.get("ASCENT_PURE_PYTHON") == "1":
+        if (not (self.sw.core and _core is not None) or os.environ.get("ASCENT_PURE_PYTHON") == "1"
+                or self.sw.nogood_dominance):  # the dominance store is in the Python search only
             return None
         t, sw = self.t, self.sw
         c = _core.Core(t.kind, [v if v is not None else 0 for v in t.value], t.colour, t.maxrow,
@@ -426,6 +448,7 @@ class Search(PVOrder, Beam, NodeLimits):
             "nodes_per_second": int(nodes / secs) if secs > 0 else 0,
             "table_entries": len(self.tt),
             "table_hits": self.tt_hits,
+            "dominance_hits": self.dominance_hits,
             "table_evictions": self.tt_evictions,
             "pruned": dict(self.pruned),
             "best_progress": max(self.best_progress, 0),

@@ -63,6 +63,9 @@ class Switches:
     # the table learns under the row fronts, so a proof holds for every state with the same
     # fronts, hands and deck pointers (solver.nogood)
     nogood: bool = True
+    # a state proven lost also rules out the states with worse hands (solver.nogood); off by
+    # default: measured to cut almost nothing; in the Python search only (on: no core)
+    nogood_dominance: bool = False
     # objective none: the colour-free abstraction takes turns with the search; its loss is a
     # real loss (solver.abstraction)
     abstraction: bool = True

@@ -181,3 +181,27 @@ def test_a_loss_the_abstraction_proves_says_so_and_is_a_loss_without_it(core) ->
     plain = solve(deal, "none", furthest="off", core=core, loss_model=False, abstraction=False,
                   nogood=False)
     assert plain.verdict == "loss" and plain.stats["decided_by"] == "search"
+
+
+@FAST
+@given(deal=tiny_games(PLAYERS), steps=st.integers(0, 8), seed=st.integers(0, 2**16),
+       objective=st.sampled_from(["none", "waste"]))
+def test_nogoods_matched_by_dominance_agree_with_the_reference(deal, steps, seed, objective):
+    """The dominance store (worse hands than a learned lost state are lost) with a store of
+    4 entries (emptied when full) changes no verdict and no optimum."""
+    game = _position(deal, seed, steps)
+    if game is None:
+        return
+    res = solve(game, objective, furthest="off", nogood_dominance=True, table_size=16)
+    assert (res.verdict, res.value) == reference_solve(game, objective)
+
+
+def test_dominance_between_hands() -> None:
+    from solver.nogood import _dominates
+
+    dead = 9
+    assert _dominates(((1, 2),), ((1, dead),), dead, (False,))
+    assert not _dominates(((1, dead),), ((1, 2),), dead, (False,))
+    assert not _dominates(((1, 2),), ((1,),), dead, (False,))
+    assert _dominates(((1, 2),), ((1,),), dead, (True,))
+    assert not _dominates(((1, 2),), ((3, dead),), dead, (False,))
