@@ -470,7 +470,7 @@ def positions_of(start: Deal | Game, moves: Sequence[Move]) -> list[Game]:
 
 def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
             time_per_move: float | None = 10.0, reuse: bool = True,
-            memory_limit_mb: int = 2048) -> Analysis:
+            memory_limit_mb: int = 2048, switches: dict[str, bool] | None = None) -> Analysis:
     """Analyse the game of ``moves`` played from ``start`` (a deal or a position).
 
     Each position solved gets ``time_per_move`` seconds (``None``: no limit). With
@@ -481,7 +481,8 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
     bisected for the last win; the others are ``derived`` (an unknown never solved stays
     unknown). For ``waste``/``turns`` every position is solved, the last first. Without
     ``reuse`` every position is solved afresh by a search of its own (for measuring what
-    the reuse saves). Raises
+    the reuse saves). ``switches``: search switches by name for every solve (ablations;
+    default: all the defaults). Raises
     :class:`~model.errors.IllegalMoveError` for an illegal move of the game and
     ``ValueError`` for an unknown objective.
     """
@@ -493,10 +494,12 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
     n = len(moves)
     found: dict[int, PositionVerdict] = {}
     spent_s = [0.0] * (n + 1)
-    session = Session(start, objective, memory_limit_mb, furthest="off") if reuse else None
+    session = (Session(start, objective, memory_limit_mb, furthest="off", switches=switches)
+               if reuse else None)
 
     def solve_at(i: int, seconds: float | None) -> PositionVerdict:
-        sess = session or Session(games[i], objective, memory_limit_mb, furthest="off")
+        sess = session or Session(games[i], objective, memory_limit_mb, furthest="off",
+                                  switches=switches)
         t = time.monotonic()
         res = sess.solve(games[i], seconds, explain=False)
         spent_s[i] += time.monotonic() - t
