@@ -205,3 +205,32 @@ def test_dominance_between_hands() -> None:
     assert not _dominates(((1, 2),), ((1,),), dead, (False,))
     assert _dominates(((1, 2),), ((1,),), dead, (True,))
     assert not _dominates(((1, 2),), ((3, dead),), dead, (False,))
+
+
+def test_the_ablation_table_counts_what_each_run_decided(tmp_path) -> None:
+    import json
+
+    from benchmarks.frontier import LADDER
+    from benchmarks.learning import main
+
+    lad = tmp_path / "ladder"
+    lad.mkdir()
+    for cfg, verdicts in (("after", ["loss", "loss"]), ("neither", ["loss", "unknown"])):
+        (lad / f"ladder-{cfg}.jsonl").write_text("".join(
+            json.dumps({"rules": LADDER[4], "verdict": v, "nodes": 10, "seconds": 1.5}) + "\n"
+            for v in verdicts))
+    on, off = tmp_path / "on", tmp_path / "off"
+    for d, move in ((on, 7), (off, None)):
+        d.mkdir()
+        (d / "games.jsonl").write_text(json.dumps({
+            "key": "greedy-p1-1", "kind": "greedy", "players": 1, "losing_move": move,
+            "window": 0 if move else 3, "cpu_seconds": 2.0,
+            "first_loss_proof": "abstraction" if move else "search"}) + "\n")
+    out = tmp_path / "table.md"
+    assert main(["--ladder", str(lad), "--games-on", str(on), "--games-off", str(off),
+                 "--out", str(out)]) == 0
+    text = out.read_text()
+    assert f"| `{LADDER[4]}` | after | 2 | 2 | 2 | 20 | 3.0 |" in text
+    assert f"| `{LADDER[4]}` | neither | 2 | 1 | 1 | 20 | 3.0 |" in text
+    assert "| greedy, 1 player | on | 1 | 1 of 1 | 0 | 2.0 | abstraction 1 |" in text
+    assert "| greedy, 1 player | off | 1 | 0 of 1 | 3 | 2.0 | search 1 |" in text
