@@ -15,11 +15,12 @@ reference).
 
 How it is used (switch ``abstraction`` of :func:`solver.solve`, on by default, objective
 ``none``): where the real search has not decided within its first slice, the abstract search
-and the real search take turns in node slices (doubled each round), each on its own
-transposition table. An abstract loss ends the solve with a proven loss (``stats["proof"]``
-says ``abstraction``). An abstract win proves nothing: the abstract plan may put two cards of
-one colour side by side. That is where the abstraction is refined: here, by dropping it (the
-real search, whose table already holds what its slices proved, goes on alone).
+and the real search take turns in node slices (doubled each round; the abstract one
+:data:`ABSTRACT_SHARE` of the real one), each on its own transposition table. An abstract
+loss ends the solve with a proven loss (``stats["decided_by"]`` says ``abstraction``). An
+abstract win proves nothing: the abstract plan may put two cards of one colour side by side.
+That is where the abstraction is refined: here, by dropping it (the real search, whose table
+already holds what its slices proved, goes on alone).
 """
 
 from __future__ import annotations
@@ -36,6 +37,11 @@ if TYPE_CHECKING:
 
 #: First node slice of the abstract and the real search when they take turns.
 FIRST_SLICE = 1 << 17
+#: The abstract search's slice is this share of the real search's (both doubled each
+#: round): where the abstraction does not decide, the real search keeps most of the time.
+#: Measured on the 4-row ladder deals with turns from the first node: the abstraction
+#: proved 4 of 24 losses, none in fewer nodes than the real search alone.
+ABSTRACT_SHARE = 0.25
 
 
 def colour_classes(s: State) -> list[int]:
@@ -129,4 +135,4 @@ class Abstraction:
                 "nodes": self.nodes, "seconds": round(self.seconds, 3)}
 
 
-__all__ = ["FIRST_SLICE", "Abstraction", "abstract_search", "colour_classes", "make_colourless"]
+__all__ = ["ABSTRACT_SHARE", "FIRST_SLICE", "Abstraction", "abstract_search", "colour_classes", "make_colourless"]

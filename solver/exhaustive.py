@@ -515,7 +515,8 @@ class Search(PVOrder, Beam, NodeLimits):
         """:meth:`_decide` with the colour-free abstraction (:mod:`solver.abstraction`):
         (``first``: after a first slice of the real search of
         :data:`~solver.abstraction.FIRST_SLICE` nodes) the abstract and the real search take
-        turns in node slices doubled each round; an abstract loss is a real loss, an
+        turns in node slices doubled each round (the abstract one
+        :data:`~solver.abstraction.ABSTRACT_SHARE` of the real one); an abstract loss is a real loss, an
         abstract win drops the abstraction. The abstract search's nodes count against the
         run's node limit; ``stats["abstraction"]`` holds its counters."""
         import solver.abstraction
@@ -529,7 +530,9 @@ class Search(PVOrder, Beam, NodeLimits):
         self.abstraction_run = ab
         size = first_slice
         while ab.verdict is None:
-            share = size if self.node_limit is None else min(size, self.node_limit - self.nodes)
+            share = max(1, int(size * solver.abstraction.ABSTRACT_SHARE))
+            if self.node_limit is not None:
+                share = min(share, self.node_limit - self.nodes)
             before = ab.nodes
             try:
                 verdict = ab.run_slice(share, self.deadline)

@@ -90,13 +90,13 @@ def test_learned_nogoods_and_the_abstraction_agree_with_the_reference(
     if game is None:
         return
     want = reference_solve(game, objective)
-    old = abstraction.FIRST_SLICE
-    abstraction.FIRST_SLICE = 1
+    old = abstraction.FIRST_SLICE, abstraction.ABSTRACT_SHARE
+    abstraction.FIRST_SLICE, abstraction.ABSTRACT_SHARE = 1, 1.0
     try:
         res = solve(game, objective, core=core and CORE_AVAILABLE, furthest="off",
                     nogood=True, abstraction=True)
     finally:
-        abstraction.FIRST_SLICE = old
+        abstraction.FIRST_SLICE, abstraction.ABSTRACT_SHARE = old
     assert (res.verdict, res.value) == want
 
 
@@ -166,13 +166,13 @@ def test_a_loss_the_abstraction_proves_says_so_and_is_a_loss_without_it(core) ->
     rules = RuleSet.from_options(["rows=4", "values=6", "colours=2", "copies=2", "campfires=1",
                                   "bridges=2", "summits=2", "hand_size=2"])
     deal = Deal.from_seed(2, 1, rules)
-    old = abstraction.FIRST_SLICE
-    abstraction.FIRST_SLICE = 1
+    old = abstraction.FIRST_SLICE, abstraction.ABSTRACT_SHARE
+    abstraction.FIRST_SLICE, abstraction.ABSTRACT_SHARE = 1, 1.0
     try:
         res = solve(deal, "none", furthest="off", core=core, loss_model=False,
                     beam_schedule=((8, 1),))
     finally:
-        abstraction.FIRST_SLICE = old
+        abstraction.FIRST_SLICE, abstraction.ABSTRACT_SHARE = old
     assert res.verdict == "loss"
     assert res.stats["decided_by"] == "abstraction"
     assert res.stats["abstraction"]["verdict"] == "loss"
