@@ -26,14 +26,11 @@ already holds what its slices proved, goes on alone).
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import Any
 
 from model.deal import Deal
 from model.game import Game
 from solver.state import INF, K_ASCENT, State, Stop
-
-if TYPE_CHECKING:
-    from solver.exhaustive import Search
 
 #: First node slice of the abstract and the real search when they take turns.
 FIRST_SLICE = 1 << 17
@@ -80,16 +77,14 @@ def make_colourless(s: State) -> None:
     s.filled += peak
 
 
-def abstract_search(real: Search) -> Search:
+def abstract_search(real: Any) -> Any:
     """The colour-free abstraction of ``real`` (a :class:`solver.exhaustive.Search` at its
-    root): a new search with the same start, objective and switches (its own transposition
-    table of the same size)."""
-    from solver.exhaustive import Search
-
+    root): a new search of the same class, start, objective and switches (its own
+    transposition table, a quarter of the real one's size)."""
     start: Deal | Game = real.root
     sw = type(real.sw)(**vars(real.sw))
     sw.table_size = max(1024, real.sw.table_size // 4)  # a quarter of the real table
-    a = Search(start, real.objective, sw, None, None)
+    a = type(real)(start, real.objective, sw, None, None)
     make_colourless(a)
     return a
 
@@ -99,7 +94,7 @@ class Abstraction:
     docstring). ``verdict``: ``None`` while open, ``"loss"`` (proven: the real root is lost
     too) or ``"win"`` (the abstraction is too coarse here: dropped)."""
 
-    def __init__(self, real: Search) -> None:
+    def __init__(self, real: Any) -> None:
         self.real = real
         self.search = abstract_search(real)
         self.root = self.search.snapshot()
