@@ -10,6 +10,7 @@
 Usage::
 
     python -m benchmarks.learning --ladder DIR --games-on DIR --games-off DIR [--out FILE]
+    python -m benchmarks.learning --crosscheck N
 
 prints (or writes) the Markdown tables: per rung and configuration the deals decided, the
 losses proven, the nodes and CPU seconds; per group of lost games and configuration the
@@ -83,15 +84,76 @@ def games_table(on: Path, off: Path) -> list[str]:
     return out
 
 
+#: Rule sets of the cross-check: the 4- and 5-row ladder rungs, and a 4-row one with hands of
+#: three and Bridges seen through.
+CROSS_RULES = [
+    "rows=4,values=6,colours=2,copies=2,campfires=1,bridges=2,summits=2,hand_size=2",
+    "rows=5,values=6,colours=3,copies=2,campfires=1,bridges=2,summits=2,hand_size=2",
+    "rows=4,values=6,colours=2,copies=2,campfires=1,bridges=2,summits=2,hand_size=3,"
+    "bridge_neighbour=look-through",
+]
+
+
+def crosscheck(samples: int, seed: int = 7, node_limit: int = 3_000_000) -> dict[str, Any]:
+    """Re-prove with both switches off every loss proven with them on, from random mid-game
+    positions (1–3 players, :data:`CROSS_RULES`, up to 15 random moves), the abstraction
+    taking turns with the search from its first node. Returns the counts of (verdict on,
+    verdict off, proof on) and the mismatches (a verdict on that differs from a verdict off
+    where both finished): must be 0."""
+    import random
+
+    import solver.abstraction as abstraction
+    from model.deal import Deal
+    from model.game import Game
+    from model.rules import RuleSet
+    from solver import solve
+
+    rng = random.Random(seed)
+    old = abstraction.FIRST_SLICE, abstraction.ABSTRACT_SHARE
+    abstraction.FIRST_SLICE, abstraction.ABSTRACT_SHARE = 1, 1.0
+    counts: dict[str, int] = {}
+    mismatches = 0
+    try:
+        for _ in range(samples):
+            rules = RuleSet.from_options(rng.choice(CROSS_RULES).split(","))
+            deal = Deal.from_seed(rng.randint(0, 10**6), rng.choice([1, 1, 2, 3]), rules)
+            game = Game(deal)
+            for _ in range(rng.randint(0, 15)):
+                moves = game.legal_moves()
+                if not moves or game.is_over():
+                    break
+                game.push(rng.choice(moves))
+            if game.is_over():
+                continue
+            on = solve(game, "none", furthest="off", loss_model=False, node_limit=node_limit,
+                       beam_schedule=((8, 1), (64, 2)))
+            off = solve(game, "none", furthest="off", loss_model=False, node_limit=node_limit,
+                        nogood=False, abstraction=False)
+            key = f"{on.verdict}/{off.verdict}/{on.stats.get('decided_by', '-')}"
+            counts[key] = counts.get(key, 0) + 1
+            if "unknown" not in (on.verdict, off.verdict) and on.verdict != off.verdict:
+                mismatches += 1
+    finally:
+        abstraction.FIRST_SLICE, abstraction.ABSTRACT_SHARE = old
+    return {"samples": samples, "seed": seed, "node_limit": node_limit,
+            "counts (on/off/proof)": dict(sorted(counts.items())), "mismatches": mismatches}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.learning",
                                  description=__doc__.split("\n\n")[0])
-    ap.add_argument("--ladder", type=Path, required=True)
+    ap.add_argument("--ladder", type=Path, default=None)
+    ap.add_argument("--crosscheck", type=int, default=0, metavar="N",
+                    help="instead: re-prove with the switches off the losses proven with them "
+                         "on, from N random positions; prints JSON")
     ap.add_argument("--games-on", type=Path, default=None)
     ap.add_argument("--games-off", type=Path, default=None)
     ap.add_argument("--out", type=Path, default=None)
     a = ap.parse_args(argv)
-    if not a.ladder.is_dir():
+    if a.crosscheck:
+        sys.stdout.write(json.dumps(crosscheck(a.crosscheck), indent=1) + "\n")
+        return 0
+    if a.ladder is None or not a.ladder.is_dir():
         ap.error(f"--ladder {a.ladder}: no such folder")
     lines = ["## The hand_size=2 ladder", ""] + ladder_table(a.ladder)
     if a.games_on and a.games_off:
