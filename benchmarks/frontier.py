@@ -54,6 +54,11 @@ CONFIGS = {
     "before": {"window_players": False, "deepening": False, "pv_order": False, "core": False},
     "python": {"core": False},
     "after": {},
+    # the ablation of the loss proofs by learning and abstraction (solver.nogood,
+    # solver.abstraction): each switch off, and both
+    "no-nogood": {"nogood": False},
+    "no-abstraction": {"abstraction": False},
+    "neither": {"nogood": False, "abstraction": False},
 }
 
 #: The hand_size=2 ladder: rule sets of growing size (rows, values, cards), all with hands of two.

@@ -79,7 +79,8 @@ def analyse_job(job: dict[str, Any]) -> dict[str, Any]:
 
     plan = Plan.from_json(job["record"])
     t0, c0 = time.perf_counter(), time.process_time()
-    a = analyse(plan.start, plan.moves, "none", job["time_per_move"])
+    a = analyse(plan.start, plan.moves, "none", job["time_per_move"],
+                switches=job.get("switches") or None)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     wins = [p.index for p in a.positions if p.verdict == "win"]
     losses = [p.index for p in a.positions if p.verdict == "loss"]
@@ -273,14 +274,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--reprove", type=int, default=0, metavar="N",
                     help="re-prove the losses of N pinned games with the plain DFS")
     ap.add_argument("--reprove-seconds", type=float, default=600.0)
+    ap.add_argument("--switches", default="", metavar="K=V,...",
+                    help="search switches for analyse (ablation), e.g. nogood=0,abstraction=0")
     args = ap.parse_args(argv)
+    switches: dict[str, bool] = {}
+    for item in filter(None, args.switches.split(",")):
+        k, _, v = item.partition("=")
+        if v not in ("0", "1"):
+            ap.error(f"--switches {item!r}: write K=0 or K=1")
+        switches[k] = v == "1"
     date = _dt.datetime.now(_dt.UTC)
     out = args.out or ROOT / "benchmarks" / "results" / f"losing-move-{date:%Y-%m-%d}"
     groups = [lost_games(kind, p, n, args.seed, _rules(args.rules))
               for p in _range(args.players)
               for kind, n in (("greedy", args.greedy), ("random", args.random))]
     # round robin over the groups, so that a run stopped early has some games of each
-    jobs = [{**g[i], "time_per_move": args.time_per_move}
+    jobs = [{**g[i], "time_per_move": args.time_per_move,
+             **({"switches": switches} if switches else {})}
             for i in range(max(map(len, groups), default=0)) for g in groups if i < len(g)]
     if args.checks_only:  # the games analysed so far (another run may still add to them)
         rows = read_jsonl(out / "games.jsonl")

@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.common import EXIT_INTERRUPTED, CliError, console, load_played_record
-from cli.options import MEMORY_MB, SECONDS
+from cli.options import MEMORY_MB, SECONDS, learning_options
 from model.errors import IllegalMoveError
 from model.game import count_text
 from model.records import dumps, replay
@@ -18,7 +18,8 @@ from solver.result import OBJECTIVES, UNKNOWN
 MARKS = {"win": "win", "loss": "loss", "unknown": "unknown"}
 #: How the first proven loss was proven, in the line that gives its reason.
 PROOFS = {"bound": " (a bound, no search)", "search": " (exhaustive search)",
-          "loss-model": " (the CP-SAT loss model)"}
+          "loss-model": " (the CP-SAT loss model)",
+          "abstraction": " (exhaustive search of the game with colours ignored)"}
 
 
 @click.command()
@@ -34,11 +35,12 @@ PROOFS = {"bound": " (a bound, no search)", "search": " (exhaustive search)",
                    "is unknown.")
 @click.option("--memory-limit", type=MEMORY_MB, default=2048, show_default=True,
               metavar="MB", help="Cap on the memory of the transposition table.")
+@learning_options
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"moves": [{"index", "move", "before", "after", "spent_extra"}, ...], '
                    '"losing_move", "reason", ...} as JSON.')
 def analyse(record: str, objective: str, time_per_move: float, memory_limit: int,
-            as_json: bool) -> None:
+            nogood: bool, abstraction: bool, as_json: bool) -> None:
     """Analyse a played game: for every move of RECORD (a game record from a deal or from
     a position, or - for standard input), the verdict of the position before and after it.
 
@@ -62,7 +64,8 @@ def analyse(record: str, objective: str, time_per_move: float, memory_limit: int
     name, plan = load_played_record(record, "analyse")
     try:
         a = analyse_game(plan.start, plan.moves, objective, time_per_move,
-                         memory_limit_mb=memory_limit)
+                         memory_limit_mb=memory_limit,
+                         switches={"nogood": nogood, "abstraction": abstraction})
     except IllegalMoveError as exc:  # pragma: no cover - replayed above
         raise CliError(f"{name}: {exc}") from None
     if as_json:

@@ -162,3 +162,17 @@ DEALS = WholeNumber(0, 1_000_000)  # 0 is refused by build_grid, with its messag
 PORT = WholeNumber(0, 65535)
 #: A count of at least 1 (worlds, candidates, horizon, simulations), at most a million.
 COUNT = WholeNumber(1, 1_000_000)
+
+
+def learning_options(fn):
+    """``--nogood/--no-nogood`` and ``--abstraction/--no-abstraction`` (the DFS's loss proofs
+    by nogood learning and by the colour-free abstraction, on by default; see
+    docs/solver.md), passed to the command as ``nogood`` and ``abstraction``."""
+    import click
+
+    fn = click.option("--abstraction/--no-abstraction", default=True, show_default=True,
+                      help="Prove losses also in the game with colours ignored (an abstract "
+                           "loss is a real loss).")(fn)
+    return click.option("--nogood/--no-nogood", default=True, show_default=True,
+                        help="Learn lost positions under their row fronts, so that a proof "
+                             "matches every position with the same fronts, hands and decks.")(fn)

@@ -20,6 +20,7 @@ from cli.options import (
     STEP,
     TIME_LIMIT,
     WORKERS,
+    learning_options,
 )
 from cli.picture import check_picture_paths, picture_options, solve_pictures
 from cli.start import add_start_note, describe_start, resolve_start
@@ -49,11 +50,12 @@ def process_rss_mb() -> int:
 def run_solver(name: str, deal: Deal | Game, objective: str, time_limit: float | None,
                memory_limit: int, node_limit: int | None, workers: int, seed: int,
                verbose: bool, progress: Any, hint: str = "beam",
-               furthest: str = "bounded") -> SolveResult:
+               furthest: str = "bounded", switches: dict[str, bool] | None = None) -> SolveResult:
     """Dispatch to the named solver (``dfs``, ``cpsat`` or ``portfolio``); ``deal`` is a
     deal or a mid-game :class:`Game` (DFS only); ``hint`` (cpsat): ``beam`` hints the DFS
     beam's first win, ``none`` runs CP-SAT on its own; ``furthest`` (dfs): the
-    furthest-line search after a loss (``bounded``, ``proven``, ``off``).
+    furthest-line search after a loss (``bounded``, ``proven``, ``off``); ``switches`` (dfs):
+    search switches by name (``nogood``, ``abstraction``).
 
     ``memory_limit`` (MB) bounds the whole process: the DFS's transposition table gets what
     the process does not use yet; CP-SAT stops its search (verdict unknown) when the process
@@ -71,7 +73,8 @@ def run_solver(name: str, deal: Deal | Game, objective: str, time_limit: float |
         from solver.exhaustive import solve
 
         return solve(deal, objective, time_limit=time_limit, node_limit=node_limit,
-                     memory_limit_mb=free, progress=progress, furthest=furthest)
+                     memory_limit_mb=free, progress=progress, furthest=furthest,
+                     **(switches or {}))
     try:
         if name == "cpsat":
             from solver.cpsat import solve_cpsat
@@ -163,6 +166,8 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
         lm = st.get("loss_model") or {}
         how = ("proven: the CP-SAT model has no solution" if res.solver.startswith("cpsat")
                else "proven by the CP-SAT loss model" if lm.get("status") == "INFEASIBLE"
+               else "proven by exhaustive search of the game with colours ignored"
+               if st.get("decided_by") == "abstraction"
                else "proven by exhaustive search")
         reach = (f"{furthest}: {count_text(res.best_progress, 'slot')}"
                  if not _no_furthest_line(res) else
@@ -214,6 +219,7 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
               help="After a proven loss: bounded: a short search for the furthest line "
                    "(the verdict never waits on it); proven: search until the furthest line "
                    "is proven (can take far longer than the proof); off: none.")
+@learning_options
 @click.option("--verbose", is_flag=True, help="Show the solver's log (cpsat) on standard error.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print {verdict, plan, objective, bound, best_progress, stats} as JSON.")
@@ -228,7 +234,8 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
           players: int | None, rule_options: tuple[str, ...],
           objective: str, time_limit: float | None, node_limit: int | None, memory_limit: int,
           solver_name: str, workers: int, solver_seed: int, hint: str, furthest: str,
-          verbose: bool, as_json: bool, no_timing: bool, output: str | None, fmt: str = "text",
+          nogood: bool, abstraction: bool, verbose: bool, as_json: bool, no_timing: bool,
+          output: str | None, fmt: str = "text",
           picture: str | None = None, frames: str | None = None,
           animate: str | None = None) -> None:
     """Decide a deal, or a mid-game POSITION|PLAN, with every card known: win (with the
@@ -294,7 +301,8 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
         status.start()
     try:
         res = run_solver(solver_name, deal, objective, time_limit, memory_limit, node_limit,
-                         workers, solver_seed, verbose, progress, hint, furthest)
+                         workers, solver_seed, verbose, progress, hint, furthest,
+                         {"nogood": nogood, "abstraction": abstraction})
     finally:
         if status is not None:
             status.stop()

@@ -271,6 +271,8 @@ typedef struct {
     int look_through, bridge_max, campfire_paid, objective;
     /* switches */
     int sw_transposition, sw_dominance, sw_bounds, sw_window_players, sw_budget, sw_bridge_costs;
+    int sw_nogood; /* solver.nogood: the table learns under the row fronts */
+    int colourless; /* solver.abstraction: colours ignored (R5 and R9 relaxed) */
     int64_t table_size;
     /* decks and first positions */
     int decklen[MAXP];
@@ -501,7 +503,7 @@ static int placements(Core *s, int p, Placement *out, int outcap) {
                 const uint8_t *row = s->rows[r];
                 int n = s->rlen[r];
                 if (n == s->rowlen[r] || (r && s->rlen[r - 1] < n + 2)) continue;
-                if (n && s->colour[row[n - 1]] == col) continue;
+                if (n && s->colour[row[n - 1]] == col && !s->colourless) continue;
                 int u = ref_value(s, row, n, n - 1, -1);
                 int cost = u >= 0 ? abs(v - u) : 0;
                 if (cost <= others) PUSH(M_PLACE, c, r, n, 0, 0, cost);
@@ -512,8 +514,8 @@ static int placements(Core *s, int p, Placement *out, int outcap) {
                     int n = s->rlen[r];
                     for (int sl = 0; sl < n; sl++) {
                         if (row[sl] != s->bridge) continue;
-                        if (sl && s->colour[row[sl - 1]] == col) continue;
-                        if (sl + 1 < n && s->colour[row[sl + 1]] == col) continue;
+                        if (sl && s->colour[row[sl - 1]] == col && !s->colourless) continue;
+                        if (sl + 1 < n && s->colour[row[sl + 1]] == col && !s->colourless) continue;
                         int u = ref_value(s, row, n, sl - 1, -1);
                         int cost = u >= 0 ? abs(v - u) : 0;
                         if (s->bridge_max) {
@@ -535,12 +537,12 @@ static int placements(Core *s, int p, Placement *out, int outcap) {
             for (int r = 0; r < R - 1; r++) {
                 for (int sl = 0; sl < s->rlen[r]; sl++) {
                     int x = s->rows[r][sl];
-                    if (s->kind[x] != K_ASCENT || s->colour[x] != col) continue;
+                    if (s->kind[x] != K_ASCENT || (s->colour[x] != col && !s->colourless)) continue;
                     for (int r2 = r + 1; r2 < s->maxrow[x]; r2++) {
                         const uint8_t *row2 = s->rows[r2];
                         int n2 = s->rlen[r2];
                         if (n2 == s->rowlen[r2] || s->rlen[r2 - 1] < n2 + 2) continue;
-                        if (n2 && s->colour[row2[n2 - 1]] == s->colour[x]) continue;
+                        if (n2 && s->colour[row2[n2 - 1]] == s->colour[x] && !s->colourless) continue;
                         int cost = 0;
                         if (s->campfire_paid) {
                             int u = ref_value(s, row2, n2, n2 - 1, -1);
@@ -644,6 +646,69 @@ static size_t build_key(Core *s, int flags, uint8_t *buf) {
         buf[n++] = (uint8_t)(s->ptr[p] & 255);
     }
     return n;
+}
+
+/* solver.nogood: Nogoods.row_anchor; live: bit per colour of a Campfire still left */
+static int row_anchor(Core *s, int r, unsigned live) {
+    int anchor = -1;
+    const uint8_t *row = s->rows[r];
+    for (int i = 0; i < s->rlen[r]; i++) {
+        int c = row[i], k = s->kind[c];
+        if (k == K_BRIDGE) break;
+        if (k == K_ASCENT) {
+            if (((live >> (s->colour[c] + 1)) & 1u) && s->maxrow[c] > r + 1) break;
+            anchor = i;
+        }
+    }
+    return anchor;
+}
+
+/* Nogoods.campfire_colours_left as bits (bit colour+1; bit 0: every colour, colourless) */
+static unsigned campfire_live(Core *s) {
+    unsigned live = 0;
+    for (int c = 0; c < s->nt; c++)
+        if (s->kind[c] == K_CAMPFIRE && s->remaining[c] > 0) live |= 1u << (s->colour[c] + 1);
+    if (s->colourless && live) live = ~0u;
+    return live;
+}
+
+/* Nogoods.learned_key: build_key with every row written from its anchor */
+static size_t build_learned_key(Core *s, int flags, uint8_t *buf) {
+    if (!s->sw_nogood) return build_key(s, flags, buf);
+    unsigned live = campfire_live(s);
+    size_t n = 0;
+    buf[n++] = (uint8_t)s->to_move;
+    for (int r = 0; r < s->R; r++) {
+        int a = row_anchor(s, r, live);
+        if (a > 0) {
+            buf[n++] = 253;
+            buf[n++] = (uint8_t)s->rlen[r];
+            memcpy(buf + n, s->rows[r] + a, (size_t)(s->rlen[r] - a));
+            n += (size_t)(s->rlen[r] - a);
+        } else {
+            memcpy(buf + n, s->rows[r], (size_t)s->rlen[r]);
+            n += (size_t)s->rlen[r];
+        }
+        buf[n++] = 254;
+    }
+    for (int p = 0; p < s->P; p++) {
+        if (s->sw_dominance) {
+            n += (size_t)canonical_hand(s, s->hands[p], s->hlen[p], flags, buf + n);
+        } else {
+            memcpy(buf + n, s->hands[p], (size_t)s->hlen[p]);
+            n += (size_t)s->hlen[p];
+        }
+        buf[n++] = 254;
+        buf[n++] = (uint8_t)(s->ptr[p] >> 8);
+        buf[n++] = (uint8_t)(s->ptr[p] & 255);
+    }
+    return n;
+}
+
+static FP learned_fp(Core *s, int flags) {
+    uint8_t buf[KEYMAX];
+    size_t n = build_learned_key(s, flags, buf);
+    return fingerprint(buf, n);
 }
 
 static FP state_fp(Core *s, int flags) {
@@ -1173,6 +1238,7 @@ static int64_t bridge_costs(Core *s) {
     int camp = 0;
     for (int c = 0; c < s->nt; c++)
         if (s->kind[c] == K_CAMPFIRE && s->remaining[c]) camp |= 1 << s->colour[c];
+    if (s->colourless && camp) camp = ~0; /* solver.abstraction: a Campfire moves any card */
     int most = s->hand_size - 1;
     int64_t total = 0;
     int left[MAXLEN + 2], right[MAXLEN + 2];
@@ -1187,8 +1253,8 @@ static int64_t bridge_costs(Core *s) {
                 nr = reference_options(s, row, n, j + 1, 1, r, camp, right);
             else
                 right[0] = -1;
-            int lc = j > 0 ? s->colour[row[j - 1]] : -1;
-            int rc = j + 1 < n ? s->colour[row[j + 1]] : -1;
+            int lc = j > 0 && !s->colourless ? s->colour[row[j - 1]] : -9;
+            int rc = j + 1 < n && !s->colourless ? s->colour[row[j + 1]] : -9;
             int64_t best = INF;
             for (int c = 0; c < s->nt; c++) {
                 if (s->kind[c] != K_ASCENT || !s->remaining[c] || s->maxrow[c] < r + 1) continue;
@@ -1402,7 +1468,7 @@ static int dfs(Core *s, int64_t budget) {
     FP key;
     int have_key = 0;
     if (s->sw_transposition) {
-        key = state_fp(s, flags);
+        key = learned_fp(s, flags);
         have_key = 1;
         TTEntry *x = tt_find(&s->tt, key);
         if (x && (x->val > budget || x->val >= INF)) { /* INF: no win at all (objective none) */
@@ -1419,8 +1485,8 @@ static int dfs(Core *s, int64_t budget) {
     int n = gen_children(s, flags);
     if (n < 0) return R_NOMEM;
     if (s->pv_count) {
-        if (!have_key) key = state_fp(s, flags);
-        const Move *pm = pv_get(s, key);
+        FP pkey = (have_key && !s->sw_nogood) ? key : state_fp(s, flags);
+        const Move *pm = pv_get(s, pkey);
         if (pm) {
             for (int i = 0; i < n; i++)
                 if (moves_equal(&s->stack[base + i], pm)) {
@@ -2020,12 +2086,14 @@ static void Core_dealloc(Core *s) {
  *      transposition, dominance, bounds, window_players, table_size) */
 static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     PyObject *kind, *value, *colour, *maxrow, *rowlen, *decks, *first_pos;
-    int summit, bridge, hand_size, lt, bm, cp, obj, tr, dom, bnd, wp, bud, bc;
+    int summit, bridge, hand_size, lt, bm, cp, obj, tr, dom, bnd, wp, bud, bc, ng = 0, nocol = 0;
     long long table_size;
-    if (!PyArg_ParseTuple(args, "OOOOiiOiOOiiiiiiiiLii", &kind, &value, &colour, &maxrow, &summit,
+    if (!PyArg_ParseTuple(args, "OOOOiiOiOOiiiiiiiiLii|ii", &kind, &value, &colour, &maxrow, &summit,
                           &bridge, &rowlen, &hand_size, &decks, &first_pos, &lt, &bm, &cp, &obj,
-                          &tr, &dom, &bnd, &wp, &table_size, &bud, &bc))
+                          &tr, &dom, &bnd, &wp, &table_size, &bud, &bc, &ng, &nocol))
         return -1;
+    s->sw_nogood = ng;
+    s->colourless = nocol;
     int tmp[1024];
     int nt = read_int_list(kind, tmp, MAXT, "kind");
     if (nt < 0) return -1;
@@ -2192,6 +2260,12 @@ static PyObject *Core_set_state(Core *s, PyObject *args) {
 static PyObject *Core_key(Core *s, PyObject *Py_UNUSED(ignored)) {
     uint8_t buf[KEYMAX];
     size_t n = build_key(s, dead_flags(s), buf);
+    return PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)n);
+}
+
+static PyObject *Core_learned_key(Core *s, PyObject *Py_UNUSED(ignored)) {
+    uint8_t buf[KEYMAX];
+    size_t n = build_learned_key(s, dead_flags(s), buf);
     return PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)n);
 }
 
@@ -2436,6 +2510,7 @@ static PyObject *Core_set_pv(Core *s, PyObject *args) {
 static PyMethodDef Core_methods[] = {
     {"set_state", (PyCFunction)Core_set_state, METH_VARARGS, "set_state(rows, hands, ptr, to_move, peak)"},
     {"key", (PyCFunction)Core_key, METH_NOARGS, "the state key (State.key bytes)"},
+    {"learned_key", (PyCFunction)Core_learned_key, METH_NOARGS, "the table's key (Nogoods.learned_key bytes)"},
     {"children", (PyCFunction)Core_children, METH_NOARGS, "State.children (search order)"},
     {"bounds", (PyCFunction)Core_bounds, METH_VARARGS, "(bound_fails, waste, window, turns)"},
     {"dfs", (PyCFunction)Core_dfs, METH_VARARGS, "Search.dfs"},

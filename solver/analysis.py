@@ -30,7 +30,13 @@ from model.deal import Deal
 from model.game import Game
 from model.moves import Move
 from model.records import replay
-from solver.reasons import LossReason, relaxation_reason, search_reason, static_reason
+from solver.reasons import (
+    LossReason,
+    abstraction_reason,
+    relaxation_reason,
+    search_reason,
+    static_reason,
+)
 from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolveResult
 from solver.session import Session
 
@@ -288,7 +294,8 @@ class PositionVerdict:
     ``derived`` (no search: a later position is a win, so this one is too), the solve's
     ``continuation``, ``nodes`` and ``seconds`` (all its solves together); ``proof``: how a
     verdict was proven (``bound``: a bound at the position, no search; ``search``: the
-    exhaustive search; ``loss-model``: the CP-SAT loss model's infeasibility; ``derived``;
+    exhaustive search; ``loss-model``: the CP-SAT loss model's infeasibility;
+    ``abstraction``: the colour-free abstraction's exhaustive search; ``derived``;
     ``None`` for unknown); ``reason``: for the first proven loss, why
     (:class:`solver.reasons.LossReason`); ``stats``: the last solve's counters."""
 
@@ -464,7 +471,8 @@ def positions_of(start: Deal | Game, moves: Sequence[Move]) -> list[Game]:
 def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
             time_per_move: float | None = 10.0, reuse: bool = True,
             memory_limit_mb: int = 2048,
-            progress: Callable[[int, int], None] | None = None) -> Analysis:
+            progress: Callable[[int, int], None] | None = None,
+            switches: dict[str, bool] | None = None) -> Analysis:
     """Analyse the game of ``moves`` played from ``start`` (a deal or a position).
 
     Each position solved gets ``time_per_move`` seconds (``None``: no limit). With
@@ -478,7 +486,8 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
     the reuse saves). ``progress(decided, positions)``, when given, is called after each
     position solved: ``decided`` counts the positions whose verdict is known so far (for
     ``none``: those up to the last win found and from the first loss found; otherwise those
-    solved), out of ``positions`` (``len(moves) + 1``). Raises
+    solved), out of ``positions`` (``len(moves) + 1``). ``switches``: search switches by name
+    for every solve (ablations; default: all the defaults). Raises
     :class:`~model.errors.IllegalMoveError` for an illegal move of the game and
     ``ValueError`` for an unknown objective.
     """
@@ -490,7 +499,8 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
     n = len(moves)
     found: dict[int, PositionVerdict] = {}
     spent_s = [0.0] * (n + 1)
-    session = Session(start, objective, memory_limit_mb, furthest="off") if reuse else None
+    session = (Session(start, objective, memory_limit_mb, furthest="off", switches=switches)
+               if reuse else None)
 
     def report() -> None:
         if progress is None:
@@ -503,21 +513,27 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
             progress(len(found), n + 1)
 
     def solve_at(i: int, seconds: float | None) -> PositionVerdict:
-        sess = session or Session(games[i], objective, memory_limit_mb, furthest="off")
+        sess = session or Session(games[i], objective, memory_limit_mb, furthest="off",
+                                  switches=switches)
         t = time.monotonic()
         res = sess.solve(games[i], seconds, explain=False)
         spent_s[i] += time.monotonic() - t
         old = found.get(i)
         nodes = res.stats.get("nodes", 0) + (old.nodes if old is not None else 0)
         lm = res.stats.get("loss_model")
+        ab = res.stats.get("abstraction")
         proof = (None if res.verdict == UNKNOWN else
                  "loss-model" if lm and lm.get("status") == "INFEASIBLE" and res.verdict == LOSS
+                 else "abstraction" if res.verdict == LOSS
+                 and res.stats.get("decided_by") == "abstraction"
                  else "search")
         found[i] = PositionVerdict(i, res.verdict, res.value, res.optimal, res.bound, False,
                                    list(res.continuation), nodes, round(spent_s[i], 3),
                                    proof, None, {"pruned": res.stats.get("pruned"),
                                                  "nodes": res.stats.get("nodes"),
-                                                 **({"loss_model": lm} if lm else {})})
+                                                 "table_hits": res.stats.get("table_hits"),
+                                                 **({"loss_model": lm} if lm else {}),
+                                                 **({"abstraction": ab} if ab else {})})
         report()
         return found[i]
 
@@ -570,6 +586,8 @@ def _reason_of(p: PositionVerdict, game: Game) -> LossReason:
     lm = p.stats.get("loss_model")
     if lm and lm.get("status") == "INFEASIBLE":
         return relaxation_reason(lm.get("groups") or [])
+    if p.proof == "abstraction":
+        return static_reason(game) or abstraction_reason(game, p.stats)
     return static_reason(game) or search_reason(game, p.stats)
 
 

@@ -15,11 +15,12 @@ it holds from any start position.
 
 from __future__ import annotations
 
+from solver.nogood import Nogoods
 from solver.state import INF, K_ASCENT, K_CAMPFIRE, State
 from solver.windows import PlayerWindows
 
 
-class Bounds(PlayerWindows, State):
+class Bounds(Nogoods, PlayerWindows, State):
     """The bounds on a :class:`~solver.state.State`. Counts the states each bound cuts in
     ``pruned`` (set by the search)."""
 
@@ -194,6 +195,8 @@ class Bounds(PlayerWindows, State):
         for c in t.campfire_ids:
             if rem[c]:
                 camp |= 1 << colour[c]
+        if self.colourless:  # solver.abstraction: a Campfire moves any card, no R5 block
+            camp = -1 if camp else 0
         most = self.hand_size - 1
         bridge = t.bridge
         total = 0
@@ -203,8 +206,8 @@ class Bounds(PlayerWindows, State):
                     continue
                 left = self._reference_options(row, s - 1, -1, r, camp)
                 right = self._reference_options(row, s + 1, 1, r, camp) if self.bridge_max else (-1,)
-                lc = colour[row[s - 1]] if s > 0 else -1
-                rc = colour[row[s + 1]] if s + 1 < len(row) else -1
+                lc = colour[row[s - 1]] if s > 0 and not self.colourless else -9
+                rc = colour[row[s + 1]] if s + 1 < len(row) and not self.colourless else -9
                 best, arg = INF, -1
                 for c in range(t.dead):
                     if kind[c] != K_ASCENT or not rem[c] or maxrow[c] < r + 1:
@@ -258,7 +261,7 @@ class Bounds(PlayerWindows, State):
         if self.objective == "none":
             return 0
         flags = self.dead_flags()
-        lb = self.tt.get(self.key(flags), 0) if self.sw.transposition else 0
+        lb = self.tt.get(self.learned_key(flags), 0) if self.sw.transposition else 0
         proven = self.__dict__.get("proven_lb")  # budgets that failed here (solver.frontier)
         if proven is not None and proven[0] == self.snapshot():
             lb = max(lb, proven[1])

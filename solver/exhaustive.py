@@ -39,8 +39,10 @@ from typing import Callable, cast
 
 from model.deal import Deal
 from model.game import Game
+from solver.abstraction import Abstraction
 from solver.beam import DEFAULT_BEAM_SCHEDULE, WIDE_BEAM_SCHEDULE, Beam
 from solver.frontier import PVOrder, improve, run_slice
+from solver.nogood import DominanceStore
 from solver.reasons import LossReason
 from solver.result import (
     LOSS,
@@ -163,6 +165,7 @@ class Search(PVOrder, Beam, NodeLimits):
         self.nodes = 0
         self.tt_hits = 0
         self.tt_evictions = 0
+        self.dominance_hits = 0
         self.pruned = {"summit": 0, "height": 0, "cards": 0, "objective": 0, "spare": 0}
         self.path: list[tuple] = []
         self.best_progress = -1
@@ -173,6 +176,10 @@ class Search(PVOrder, Beam, NodeLimits):
         self.progress_proven = False
         self.proof: dict | None = None  # nodes and seconds of a loss proof
         self.__dict__.pop("loss_model_stats", None)
+        self.__dict__.pop("abstraction_run", None)
+        #: what proved a loss: "search" (the DFS, with the table's learned nogoods),
+        #: "abstraction" (solver.abstraction) or "loss-model" (solver.cpsat_loss)
+        self.decided_by = "search"
         self.furthest_stats: dict | None = None
         self.next_check = 1024 if node_limit is None else min(1024, node_limit)
         self.t0 = time.monotonic()
@@ -253,16 +260,25 @@ class Search(PVOrder, Beam, NodeLimits):
         flags = self.dead_flags()
         key = None
         if self.sw.transposition:
-            key = self.key(flags)
+            key = self.learned_key(flags)  # solver.nogood: the row fronts
             lb = self.tt.get(key)
             if lb is not None and (lb > budget or lb >= INF):  # INF: no win at all (none)
                 self.tt_hits += 1
                 return False
+        dom = None
+        if self.sw.nogood_dominance and self.sw.dominance and self.sw.transposition:
+            base, hands, exhausted = self.dominance_parts(flags)
+            dom = (base, hands)
+            if self.dominance_worth_asking(hands, exhausted):
+                v = self.dominance_store().bound(base, hands, self.t.dead, exhausted)
+                if v > budget or v >= INF:
+                    self.dominance_hits += 1
+                    return False
         if self.sw.bounds and self.bound_fails(budget):
             return False
         summit = self.t.summit
         last_summits = self.remaining[summit] if self.sw.bounds else 0
-        for mv in self.ordered_children(flags, key):
+        for mv in self.ordered_children(flags, None if self.sw.nogood else key):
             c = self.move_cost(mv[0], len(mv[6]))
             if c > budget:
                 continue
@@ -284,7 +300,17 @@ class Search(PVOrder, Beam, NodeLimits):
             old = tt.get(key, 0)
             if budget + 1 > old:
                 tt[key] = INF if self.objective == "none" else budget + 1
+        if dom is not None:
+            self.dominance_store().add(dom[0], dom[1], INF if self.objective == "none" else budget + 1)
         return False
+
+    def dominance_store(self) -> DominanceStore:
+        """The store of :class:`solver.nogood.DominanceStore` (made at the first call), a
+        quarter of the table's size."""
+        st = self.__dict__.get("_dominance")
+        if st is None:
+            st = self._dominance = DominanceStore(self.sw.table_size // 4)
+        return st
 
     def furthest(self, cap: int | None = None) -> bool:
         """After a proven loss: search every line for the most slots filled (into
@@ -340,7 +366,8 @@ class Search(PVOrder, Beam, NodeLimits):
         c = self.__dict__.get("_core")
         if c is not None:
             return c
-        if not (self.sw.core and _core is not None) or os.environ.get("ASCENT_PURE_PYTHON") == "1":
+        if (not (self.sw.core and _core is not None) or os.environ.get("ASCENT_PURE_PYTHON") == "1"
+                or self.sw.nogood_dominance):  # the dominance store is in the Python search only
             return None
         t, sw = self.t, self.sw
         c = _core.Core(t.kind, [v if v is not None else 0 for v in t.value], t.colour, t.maxrow,
@@ -349,7 +376,8 @@ class Search(PVOrder, Beam, NodeLimits):
                        int(self.bridge_max), int(self.campfire_paid),
                        _OBJECTIVE_CODE[self.objective], int(sw.transposition),
                        int(sw.dominance), int(sw.bounds), int(sw.window_players),
-                       int(sw.table_size), int(sw.budget), int(sw.bridge_costs))
+                       int(sw.table_size), int(sw.budget), int(sw.bridge_costs),
+                       int(sw.nogood), int(self.colourless))
         self._core = c
         # the core's table, behind the dict methods the search reads (only the Python
         # search, which does not run with the core, writes to self.tt)
@@ -420,6 +448,7 @@ class Search(PVOrder, Beam, NodeLimits):
             "nodes_per_second": int(nodes / secs) if secs > 0 else 0,
             "table_entries": len(self.tt),
             "table_hits": self.tt_hits,
+            "dominance_hits": self.dominance_hits,
             "table_evictions": self.tt_evictions,
             "pruned": dict(self.pruned),
             "best_progress": max(self.best_progress, 0),
@@ -433,6 +462,11 @@ class Search(PVOrder, Beam, NodeLimits):
         lm = self.__dict__.get("loss_model_stats")
         if lm is not None:
             out["loss_model"] = dict(lm)
+        ab = self.__dict__.get("abstraction_run")
+        if ab is not None:
+            out["abstraction"] = ab.stats()
+        if self.proof is not None:  # a proven loss: which proof decided it
+            out["decided_by"] = self.decided_by
         return out
 
     def _wide_beams(self, best: list[tuple] | None) -> list[tuple] | None:
@@ -473,6 +507,51 @@ class Search(PVOrder, Beam, NodeLimits):
                 return True
             if self.stopped:
                 raise Stop
+        if self.objective == "none" and self.sw.abstraction:
+            return self._decide_abstracted(root, not wide)
+        return self.dfs(INF)
+
+    def _decide_abstracted(self, root: tuple, first: bool) -> bool:
+        """:meth:`_decide` with the colour-free abstraction (:mod:`solver.abstraction`):
+        (``first``: after a first slice of the real search of
+        :data:`~solver.abstraction.FIRST_SLICE` nodes) the abstract and the real search take
+        turns in node slices doubled each round (the abstract one
+        :data:`~solver.abstraction.ABSTRACT_SHARE` of the real one); an abstract loss is a real loss, an
+        abstract win drops the abstraction. The abstract search's nodes count against the
+        run's node limit; ``stats["abstraction"]`` holds its counters."""
+        import solver.abstraction
+
+        first_slice = solver.abstraction.FIRST_SLICE  # read at the call: tests lower it
+        if first:
+            done, ok = run_slice(self, INF, first_slice, root)
+            if done:
+                return ok
+        ab = Abstraction(self)
+        self.abstraction_run = ab
+        size = first_slice
+        while ab.verdict is None:
+            share = max(1, int(size * solver.abstraction.ABSTRACT_SHARE))
+            if self.node_limit is not None:
+                share = min(share, self.node_limit - self.nodes)
+            before = ab.nodes
+            try:
+                verdict = ab.run_slice(share, self.deadline)
+            finally:
+                self.nodes += ab.nodes - before
+                self.next_check = self.nodes + 1
+            if verdict == "loss":
+                self.decided_by = "abstraction"
+                return False
+            if verdict is None and ((self.node_limit is not None and self.nodes >= self.node_limit)
+                                    or (self.deadline is not None
+                                        and time.monotonic() > self.deadline)):
+                raise Stop
+            if verdict == "win":
+                break
+            done, ok = run_slice(self, INF, size, root)
+            if done:
+                return ok
+            size *= 2
         return self.dfs(INF)
 
     def _decide_or_relax(self, root: tuple, wide: bool) -> bool:
@@ -505,6 +584,7 @@ class Search(PVOrder, Beam, NodeLimits):
             self.interrupted = True
             raise Stop
         if status == INFEASIBLE:
+            self.decided_by = "loss-model"
             return False
         if status == CANDIDATE and moves is not None:
             self.win_line = self.from_moves(moves)
@@ -644,14 +724,21 @@ class Search(PVOrder, Beam, NodeLimits):
 
     def loss_reason(self, stats: dict) -> LossReason:
         """Why the root is lost (:mod:`solver.reasons`): the loss model's rule groups where
-        it proved the loss, a bound at the root, the next turns' positions, or the cuts of
-        the search."""
-        from solver.reasons import relaxation_reason, search_reason, static_reason
+        it proved the loss, a bound at the root, the colour-free abstraction where it proved
+        the loss, the next turns' positions, or the cuts of the search."""
+        from solver.reasons import (
+            abstraction_reason,
+            relaxation_reason,
+            search_reason,
+            static_reason,
+        )
 
         lm = stats.get("loss_model")
         if lm and lm.get("status") == "INFEASIBLE":
             return relaxation_reason(lm.get("groups") or [])
         root = self.root if isinstance(self.root, Game) else Game(self.root)
+        if stats.get("decided_by") == "abstraction":
+            return static_reason(root) or abstraction_reason(root, stats)
         return static_reason(root) or search_reason(root, stats)
 
 

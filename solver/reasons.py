@@ -19,8 +19,10 @@ proof on its own: a bound that fails at a position means that no play from it wi
   decks hand out in turn order costs more than the cards to spare.
 
 A loss proven by exhaustive search has :func:`search_reason` (every move leads to a position
-with a static reason, or else what cut the lines of the search), and one proven by the CP-SAT
-relaxation :func:`relaxation_reason` (the rule groups its proof used). Each
+with a static reason, or else what cut the lines of the search, and how many lines a learned
+nogood of :mod:`solver.nogood` ended), one proven by the CP-SAT relaxation
+:func:`relaxation_reason` (the rule groups its proof used), and one proven by the colour-free
+abstraction of :mod:`solver.abstraction` :func:`abstraction_reason`. Each
 :class:`LossReason` says whether it is *specific* (it names a row, a value, a card or a
 player) or generic.
 """
@@ -217,7 +219,10 @@ def search_reason(position: Game, stats: dict[str, Any] | None = None,
         ranked = sorted(((n, k) for k, n in pruned.items() if n), reverse=True)
         words = [f"{CUT_WORDS.get(k, k)} ({round(100 * n / total)} %)" for n, k in ranked[:2]]
         nodes = (stats or {}).get("nodes")
-        seen = f" ({nodes:,} positions)" if nodes else ""
+        hits = (stats or {}).get("table_hits") or 0
+        learned = (f", {hits:,} lines ended by a learned nogood: a position whose row fronts, "
+                   "hands and decks were already proven lost" if hits else "")
+        seen = f" ({nodes:,} positions{learned})" if nodes else ""
         cut = _cut_fact(s, ranked[0][1])
         return LossReason("search", (
             f"No line of play wins: an exhaustive search{seen} ended every line, most often "
@@ -326,6 +331,22 @@ def _all_explained(s: Bounds, depth: int, kinds: Counter, found: list, budget: l
     return True
 
 
+def abstraction_reason(position: Game, stats: dict[str, Any] | None = None) -> LossReason:
+    """The reason for a loss proven by the colour-free abstraction
+    (:mod:`solver.abstraction`): the game with colours ignored allows every move of the real
+    one at the same cost, and has no win; with what already takes the cards to spare."""
+    s = _search_at(position)
+    facts, share = _pressure(s)
+    ab = (stats or {}).get("abstraction") or {}
+    n = ab.get("nodes")
+    seen = f" (an exhaustive search of it, {n:,} positions)" if n else ""
+    return LossReason("abstraction", (
+        "The game cannot be won even with colours ignored: where any card may lie beside any "
+        "other (R5) and a Campfire may move a card of any colour (R9), which allows every "
+        f"move of this game at the same cost, no line of play wins{seen}.{facts}"),
+        share >= 0.5)
+
+
 def relaxation_reason(groups: list[str]) -> LossReason:
     """The reason for a loss proven by the CP-SAT loss model (:mod:`solver.cpsat_loss`),
     from the rule groups its proof of infeasibility used (none: the slots and the cards
@@ -342,4 +363,4 @@ def relaxation_reason(groups: list[str]) -> LossReason:
         f"it is ruled out by {rules}."), False)
 
 
-__all__ = ["CUT_WORDS", "LossReason", "relaxation_reason", "search_reason", "static_reason"]
+__all__ = ["CUT_WORDS", "LossReason", "abstraction_reason", "relaxation_reason", "search_reason", "static_reason"]

@@ -38,7 +38,9 @@ class Session:
     :class:`~model.game.Game` (a bare position; the positions solved later must then be
     reached from it by play). ``objective``, ``memory_limit_mb`` (the table's and the
     furthest search's cap, as in :func:`solver.solve`), ``furthest`` (``bounded``,
-    ``proven``, ``off``) and ``beam_schedule`` hold for every position.
+    ``proven``, ``off``), ``beam_schedule`` and ``switches`` (search switches of
+    :class:`~solver.state.Switches` by name, e.g. ``{"abstraction": False}``) hold for every
+    position.
 
     :meth:`solve` answers like :func:`solver.solve` from the position given; a position
     that is not of this game (other rules, players, or decks that are not what is left of
@@ -49,7 +51,8 @@ class Session:
     def __init__(self, root: Deal | Game, objective: str = "none", memory_limit_mb: int = 2048,
                  furthest: str = "bounded",
                  beam_schedule: tuple[tuple[int, int], ...] = DEFAULT_BEAM_SCHEDULE,
-                 progress: Callable[[dict], None] | None = None) -> None:
+                 progress: Callable[[dict], None] | None = None,
+                 switches: dict[str, bool] | None = None) -> None:
         if objective not in OBJECTIVES:
             raise ValueError(f"unknown objective {objective!r}; valid: {', '.join(OBJECTIVES)}")
         if furthest not in FURTHEST_MODES:
@@ -59,11 +62,15 @@ class Session:
         self.beam_schedule = beam_schedule
         self.memory_limit_mb = memory_limit_mb
         self.progress = progress
+        self.switches = dict(switches or {})
+        for k in self.switches:
+            if not hasattr(Switches, k):
+                raise ValueError(f"unknown search switch {k!r}")
         self.search = self._new_search(root)
         self.solves = 0
 
     def _new_search(self, start: Deal | Game) -> Search:
-        sw = Switches(table_size=table_entries_for(self.memory_limit_mb))
+        sw = Switches(table_size=table_entries_for(self.memory_limit_mb), **self.switches)
         return Search(start, self.objective, sw, None, None, self.progress)
 
     def solve(self, position: Deal | Game, time_limit: float | None = None,

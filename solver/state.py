@@ -60,6 +60,15 @@ class Switches:
     bridge_costs: bool = True  # the waste bound counts the Bridges' least replacement costs
     # objective none with a time limit: the CP-SAT loss model where the search stalls
     loss_model: bool = True
+    # the table learns under the row fronts, so a proof holds for every state with the same
+    # fronts, hands and deck pointers (solver.nogood)
+    nogood: bool = True
+    # a state proven lost also rules out the states with worse hands (solver.nogood); off by
+    # default: measured to cut almost nothing; in the Python search only (on: no core)
+    nogood_dominance: bool = False
+    # objective none: the colour-free abstraction takes turns with the search; its loss is a
+    # real loss (solver.abstraction)
+    abstraction: bool = True
 
 
 class Stop(Exception):
@@ -180,6 +189,8 @@ class State:
         self.look_through = r.bridge_neighbour == "look-through"
         self.bridge_max = r.bridge_replace_cost == "max"
         self.campfire_paid = r.campfire_move_cost == "paid"
+        # solver.abstraction: colours ignored (no R5 block, a Campfire moves any colour)
+        self.colourless = False
         self.objective = objective
         self.sw = Switches()
         decks: Sequence[Sequence[Card]]
@@ -412,6 +423,7 @@ class State:
         others = len(hand) - 1
         out = []
         prev = -1
+        nocol = self.colourless  # solver.abstraction: colours ignored (R5, R9 relaxed)
         for c in hand:
             if c == prev:
                 continue
@@ -424,7 +436,7 @@ class State:
                     n = len(row)
                     if n == rowlen[r] or (r and len(rows[r - 1]) < n + 2):
                         continue
-                    if n and colour[row[-1]] == col:
+                    if n and colour[row[-1]] == col and not nocol:
                         continue
                     u = self._ref(row, n - 1, -1)
                     cost = abs(v - u) if u >= 0 else 0
@@ -436,9 +448,9 @@ class State:
                         for s, b in enumerate(row):
                             if b != t.bridge:
                                 continue
-                            if s and colour[row[s - 1]] == col:
+                            if s and colour[row[s - 1]] == col and not nocol:
                                 continue
-                            if s + 1 < len(row) and colour[row[s + 1]] == col:
+                            if s + 1 < len(row) and colour[row[s + 1]] == col and not nocol:
                                 continue
                             u = self._ref(row, s - 1, -1)
                             cost = abs(v - u) if u >= 0 else 0
@@ -459,14 +471,14 @@ class State:
                 col = colour[c]
                 for r in range(R - 1):
                     for s, x in enumerate(rows[r]):
-                        if kind[x] != K_ASCENT or colour[x] != col:
+                        if kind[x] != K_ASCENT or (colour[x] != col and not nocol):
                             continue
                         for r2 in range(r + 1, maxrow[x]):
                             row2 = rows[r2]
                             n2 = len(row2)
                             if n2 == rowlen[r2] or len(rows[r2 - 1]) < n2 + 2:
                                 continue
-                            if n2 and colour[row2[-1]] == colour[x]:
+                            if n2 and colour[row2[-1]] == colour[x] and not nocol:
                                 continue
                             cost = 0
                             if self.campfire_paid:
