@@ -129,6 +129,11 @@ def review(record: str, worlds: int, estimator: str, candidates: int, time_limit
                        EXIT_INTERRUPTED)
 
 
+def _sure(x: float) -> str:
+    """``97.3%``; ``>99.9%`` rather than a rounded 100 %."""
+    return ">99.9%" if x > 0.999 else f"{100 * x:.1f}%"
+
+
 def _print_review(r) -> None:
     out = console()
     out.width = max(out.width, 120)
@@ -144,7 +149,7 @@ def _print_review(r) -> None:
     costly = {m.index for m in r.costly}
     oh = r.open_hand or {}
     for m in r.moves:
-        named = f"{MARK_SIGNS[m.mark]} {100 * m.paired.sure:.0f}% sure" if m.mark else ""
+        named = f"{MARK_SIGNS[m.mark]} {_sure(m.paired.sure)} sure" if m.mark else ""
         mark = "◀ costly" if m.index in costly else ""
         if oh.get("losing_move") == m.index:
             mark = (mark + " · " if mark else "") + "open-hand losing move"
@@ -160,7 +165,7 @@ def _print_review(r) -> None:
                       f"{100 * p.drop:.0f} points [{100 * p.interval[0]:.0f}, "
                       f"{100 * p.interval[1]:.0f}] against {p.alternative} "
                       f"({_pct(p.chance_played)} vs {_pct(p.chance_alternative)}, "
-                      f"{p.worlds} worlds), {100 * p.sure:.1f}% sure")
+                      f"{p.worlds} worlds), {_sure(p.sure)} sure")
     elif any(m.paired is not None for m in r.moves):
         out.print("No mistake named: no paired drop of 5 points or more had its interval "
                   "above 0.")
