@@ -183,7 +183,7 @@ class Comparison:
     the counts of worlds (``both`` won, ``alt_only``, ``played_only``, ``neither``), the
     ``interval`` of the drop (95 % over the sequence of looks), ``stopped`` (``separated``:
     the interval is clear of 0; ``small``: it is below :data:`INACCURACY`; ``cap``: the cap of
-    worlds was reached) and ``seconds``."""
+    worlds was reached; ``time``: the time limit) and ``seconds``."""
 
     played: Move
     alternative: Move

@@ -269,9 +269,12 @@ def _review_position(game: Game, mv: Move, bot: str, worlds: int, share: float |
     paired = None
     others = [r.move for r in adv.moves if r.move != mv]
     if paired_cap and others:
+        # the position's share of a time limit is split: what the screen left (the first
+        # look of the comparison is always played)
+        rest = None if share is None else max(0.0, share - adv.stats["seconds"])
         paired = compare_moves(obs, mv, others[0], evaluator_for(estimator),
                                first=min(FIRST_WORLDS, paired_cap), cap=paired_cap,
-                               seed=seed * 100003 + i, time_limit=share)
+                               seed=seed * 100003 + i, time_limit=rest)
     return MoveReview(i + 1, mv.player, mv, game.move_text(mv), rated[bot_move], rated[mv],
                       adv.moves[0], bot_move, adv.worlds, paired)
 
