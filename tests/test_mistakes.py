@@ -146,7 +146,7 @@ def test_compare_moves_stops_once_separated_with_a_constructed_evaluator() -> No
     c = compare_moves(observe(g), played, alt, independent_coins, first=16, cap=64, seed=4)
     assert c.mark is None and c.worlds == 64 and c.stopped == "cap"
     assert c.interval[0] < 0 < c.interval[1]
-    c = compare_moves(observe(g), played, alt, independent_coins, first=8, cap=64,
+    c = compare_moves(observe(g), played, alt, same_outcome, first=8, cap=64,
                       time_limit=0.0)  # out of time at once: the first look is still played
     assert c.stopped == "time" and c.worlds == 8 and c.mark is None
     with pytest.raises(ValueError, match="not a legal move"):
