@@ -185,8 +185,8 @@ def report(out: Path, force: bool) -> None:
                   "| CPU s |", "|---:|---:|---:|---|---:|"]
         for r in rows:
             text = "; ".join(
-                f"{m['index']}: {m['sign']} {100 * m['drop']:.0f} [{100 * m['interval'][0]:.0f}, "
-                f"{100 * m['interval'][1]:.0f}] {100 * m['sure']:.1f}%, {m['worlds']}"
+                f"{m['index']}: {m['sign']} {100 * m['drop']:.1f} [{100 * m['interval'][0]:.1f}, "
+                f"{100 * m['interval'][1]:.1f}] {100 * m['sure']:.1f}%, {m['worlds']}"
                 for m in sorted(r["marks"], key=lambda m: m["index"])) or "-"
             lines.append(f"| {r['players']} | {r['seed']} | {r['moves']} | {text} | "
                          f"{r['cpu_seconds']:.0f} |")
