@@ -146,6 +146,7 @@ def calibrate(games_path: Path, out: Path, positions: int, stride: int, worlds: 
 def report(out: Path, force: bool) -> None:
     """The ``report`` step (module docstring)."""
     from benchmarks.silent import calibration_bins
+    from bots.mistakes import sureness
     from studies.stats import percentile
 
     md = out / "marks.md"
@@ -166,6 +167,16 @@ def report(out: Path, force: bool) -> None:
                 if p:
                     stopped[p["stopped"]] = stopped.get(p["stopped"], 0) + 1
         sure = [m["sure"] for m in marks]
+        # Benjamini-Hochberg at 5 % over every compared decision's one-sided McNemar p
+        pvals = sorted((1 - sureness(*p["discordant"]), (i, k)) for i, r in enumerate(rows)
+                       for k, p in enumerate(r["paired"]) if p)
+        bh = 0
+        for rank, (pv, _) in enumerate(pvals, start=1):
+            if pv <= 0.05 * rank / len(pvals):
+                bh = rank
+        passing = {key for _, key in pvals[:bh]}
+        survive = sum(1 for i, r in enumerate(rows) for m in r["marks"]
+                      if (i, m["index"] - 1) in passing)
         per50 = [50 * r["cpu_seconds"] / r["moves"] for r in rows]
         lines += [f"## Lost `{bot}` games: {len(rows)} games, {decisions} decisions", "",
                   f"- games with at least one mark: {sum(1 for r in rows if r['marks'])} "
@@ -175,6 +186,9 @@ def report(out: Path, force: bool) -> None:
                   "- sureness of the marks (1 − one-sided exact McNemar p): "
                   + (f"min {min(sure):.3f}, median {percentile(sure, 50):.3f}, max "
                      f"{max(sure):.3f}" if sure else "no mark"),
+                  f"- marks that a game-wide control keeps (Benjamini–Hochberg, 5 % false "
+                  f"discoveries, over the {len(pvals)} compared decisions' one-sided McNemar "
+                  f"p-values): {survive} of {len(marks)}",
                   "- why the paired comparisons stopped: "
                   + ", ".join(f"{k} {v}" for k, v in sorted(stopped.items())),
                   f"- paired worlds per decision: {sum(r['paired_worlds'] for r in rows) / decisions:.0f}",
