@@ -374,7 +374,8 @@ def plot_review(review: GameReview, path: str | os.PathLike, fmt: str | None = N
             assert p is not None and m.mark is not None
             y = 100 * m.after.chance
             ax.plot([m.index], [y], "o", ms=9, mfc="none", mec=colours[m.mark], mew=1.6)
-            ax.annotate(f"{MARK_SIGNS[m.mark]} {100 * p.drop:.0f} pts, {100 * p.sure:.0f}% sure",
+            sure = ">99.9%" if p.sure > 0.999 else f"{100 * p.sure:.1f}%"
+            ax.annotate(f"{MARK_SIGNS[m.mark]} {100 * p.drop:.0f} pts, {sure} sure",
                         (m.index, y), textcoords="offset points", xytext=(0, 10), ha="center",
                         fontsize=7, color=colours[m.mark])
         for name, colour in colours.items():
