@@ -17,22 +17,34 @@ algorithms run on:
 * **information state string** of a player: their observation (:mod:`model.observation`, ruling
   V1) plus every hand they have held (perfect recall); **observation string**: the observation
   without the history;
-* ``resample_from_infostate`` deals the hidden cards again with
-  :func:`model.observation.sample_world` (a state of the sampled world, for ISMCTS).
+* ``resample_from_infostate(player, sampler)`` gives a state with the **same information
+  state string for that player**, history of moves included, and other hidden cards: the
+  hidden cards of now are drawn by :func:`model.observation.sample_world` (the fair-shuffle
+  posterior), then the seen moves are walked back to the start (each other player's draws
+  chosen at random among the cards of their sampled hand, unseen discards under
+  ``discards_seen=own`` taken from the sampled unseen cards, the player's own hands and
+  draws as they were), and the game is replayed forward through OpenSpiel's
+  ``apply_action``: the resampled state has a full chance and action history of a game
+  that could have been dealt (so ``history()``, clones and serialization hold), and any
+  OpenSpiel algorithm (e.g. the stock ``ISMCTSBot`` with information-state keys) runs on it
+  unchanged. It reads only what that player has seen (``tests/test_openspiel.py``: no-peek).
 
 Without OpenSpiel installed, importing this module raises ``ImportError``.
 """
 
 from __future__ import annotations
 
+import copy
 import random
-from typing import Any
+from collections import Counter
+from typing import Any, cast
 
 import pyspiel
 
 from model.cards import Card, format_cards
 from model.deal import Deal, deal_out
 from model.game import WIN, Game
+from model.moves import GOAT, Move
 from model.observation import observe, sample_world
 from model.rules import RuleSet
 
@@ -124,6 +136,11 @@ class AscentState(pyspiel.State):
         self.left = {c: self._g.composition.count(c) for c in self._g.card_types}
         self.game: Game | None = None
         self.hands_seen: list[list[str]] = [[] for _ in range(self._g.n_players)]
+        #: the full-information position the play started from (``None``: from the deal)
+        self.start: Game | None = None
+        #: after the start and after each move: (every hand, every deck size). A resampler
+        #: reads only its own player's hands and the sizes (public) from it.
+        self.log: list[tuple[tuple[tuple[Card, ...], ...], tuple[int, ...]]] = []
 
     # ---- chance ---------------------------------------------------------------------------
 
@@ -164,6 +181,8 @@ class AscentState(pyspiel.State):
 
     def _note_hands(self):
         assert self.game is not None  # called once the deal is dealt
+        self.log.append((tuple(tuple(h) for h in self.game.hands),
+                         tuple(len(d) for d in self.game.decks)))
         for p in range(self._g.n_players):
             text = format_cards(self.game.hands[p])
             if not self.hands_seen[p] or self.hands_seen[p][-1] != text:
@@ -210,13 +229,16 @@ class AscentState(pyspiel.State):
         return self.observation_text(p, False)
 
     def resample_from_infostate(self, player_id, probability_sampler):
-        """A state of a world consistent with ``player_id``'s observation (hidden hands and
-        every deck dealt again, :func:`model.observation.sample_world`)."""
-        if self.game is None:
-            return self.clone()
-        seed = int(probability_sampler() * 2**31) if callable(probability_sampler) else random.getrandbits(31)
-        return state_of_world(self.get_game(), sample_world(observe(self.game, seat=player_id), random.Random(seed)),
-                              self.hands_seen)
+        """A state of another game that ``player_id`` cannot tell from this one: the same
+        information state string (observation, hands held and moves seen), other hidden
+        cards (see the module docstring). ``probability_sampler``: a callable giving floats in
+        [0, 1) (OpenSpiel's ``UniformProbabilitySampler``), or anything else for Python's
+        random generator. Reads only what ``player_id`` has seen."""
+        if callable(probability_sampler):
+            seed = int(probability_sampler() * 2**53)
+        else:
+            seed = random.getrandbits(53)
+        return resample(self, player_id, random.Random(seed))
 
     def __str__(self):
         if self.game is None:
@@ -224,16 +246,123 @@ class AscentState(pyspiel.State):
         return str(self.game.to_position())
 
 
-def state_of_world(game: AscentGame, world: Game, hands_seen=None) -> AscentState:
-    """An :class:`AscentState` at the position ``world`` (a sampled world or any position; it
-    has no chance history). ``hands_seen`` copies the players' held-hand logs."""
-    state = AscentState(game)  # game: the AscentGame
+def resample(state: AscentState, player: int, rng: random.Random) -> AscentState:
+    """:meth:`AscentState.resample_from_infostate` with the random generator ``rng``.
+
+    While dealing, the cards dealt so far are drawn again from the shuffle. In play: the
+    hidden cards of now by :func:`sample_world`, then back move by move to the start (the
+    player's own hands from the state's log; another player's draws at a move: cards of their
+    sampled hand at random; an unseen discard: one of the sampled unseen cards out), and the
+    game replayed from there. Raises ``ValueError`` for a player out of range."""
+    data = state._g
+    if not 0 <= player < data.n_players:
+        raise ValueError(f"player must be 0..{data.n_players - 1}, not {player}")
+    game = state.get_game()
+    new = AscentState(game)
+    if state.game is None:
+        for _ in range(len(state.dealt)):
+            left = [c for c in data.card_types for _ in range(new.left[c])]
+            new.apply_action(data.card_types.index(rng.choice(left)))
+        return new
+    obs = observe(state.game, seat=player)
+    world = sample_world(obs, rng)
+    hands = [list(h) for h in world.hands]
+    decks = [list(d) for d in world.decks]
+    unseen_out = list(world.out[len(obs.out):])  # the sampled unseen discards (own)
+    history = list(obs.history)
+    base = len(state.log) - 1 - len(history)  # log index of the start of the history
+    assert base >= 0
+    for t in reversed(range(len(history))):
+        m = history[t]
+        q = m.player - 1
+        hands_b, decks_b = state.log[base + t]
+        hands_a, decks_a = state.log[base + t + 1]
+        drawn_n = decks_b[q] - decks_a[q]
+        placed = [m.card] if m.card is not None and m.kind != GOAT else []
+        n_disc = len(hands_b[q]) - len(hands_a[q]) + drawn_n - len(placed)
+        if len(m.discard) != n_disc:  # discards unseen by the player (discards_seen=own)
+            assert q != player and not m.discard
+            m = Move(m.kind, m.player, m.card, m.row, m.slot, m.to_row, m.to_slot,
+                     tuple(unseen_out.pop() for _ in range(n_disc)))
+            history[t] = m
+        used = placed + list(m.discard)
+        if q == player:
+            drawn = list((Counter(hands_a[q]) - (Counter(hands_b[q]) - Counter(used))).elements())
+            hands[q] = list(hands_b[q])
+        else:
+            drawn = rng.sample(hands[q], drawn_n)
+            hands[q] = list((Counter(hands[q]) - Counter(drawn)).elements()) + used
+        rng.shuffle(drawn)  # the order within one draw is never seen
+        decks[q] = drawn + decks[q]
+    assert not unseen_out
+    if state.start is None:
+        for c in shuffle_of(data, [hands[q] + decks[q] for q in range(data.n_players)]):
+            new.apply_action(data.card_types.index(c))
+    else:
+        s0 = state.start
+        start = Game.from_parts(data.rules, s0.mountain, hands, decks, s0.to_move, s0.out,
+                                s0.turn, s0.goats if data.rules.goats_on else None)
+        new = _at_position(game, start)
+    for m in history:
+        new.apply_action(action_of(new, m))
+    return new
+
+
+def shuffle_of(data: GameData, decks: list[list[Card]]) -> list[Card]:
+    """The shuffled deck that :func:`model.deal.deal_out` deals into ``decks`` (top card
+    first) under the rules' dealing (R13). Raises ``ValueError`` if ``decks`` do not hold
+    the whole composition."""
+    n = len(data.composition)
+    slots: list[list[Any]] = deal_out(cast(Any, list(range(n))), data.n_players,
+                                      data.rules.dealing)
+    dealt: dict[int, Card] = {}
+    for q in range(data.n_players):
+        if len(decks[q]) != len(slots[q]):
+            raise ValueError("the decks are not a full deal of these rules")
+        dealt.update(zip(slots[q], decks[q]))
+    return [dealt[i] for i in range(n)]
+
+
+def action_of(state: AscentState, move: Move) -> int:
+    """The action (index in the legal move list) of ``move`` in ``state``; ``ValueError``
+    if it is not legal there."""
+    assert state.game is not None
+    for i, m in enumerate(state.game.generate_legal_moves()):
+        if m == move:
+            return i
+    raise ValueError(f"{move} is not legal here")
+
+
+def _at_position(game: AscentGame, position: Game) -> AscentState:
+    state = AscentState(game)
     data = state._g
     state.dealt = list(data.composition)
     state.left = dict.fromkeys(data.card_types, 0)
-    state.game = world
-    state.hands_seen = [list(h) for h in (hands_seen or [[] for _ in range(data.n_players)])]
+    state.start = position.copy()
+    state.game = position.copy()
     state._note_hands()
+    return state
+
+
+def state_of_world(game: AscentGame, world: Game) -> AscentState:
+    """An :class:`AscentState` at the position ``world`` (a sampled world, or any game).
+    A game played from a deal (``world.deal`` set) is replayed from its shuffle, chance
+    history included; otherwise the state starts at the position before ``world``'s moves
+    (a full-information start; no chance history) and replays them. ``world`` is not
+    changed."""
+    moves = list(world.move_stack)
+    data = game.data
+    if world.deal is not None:
+        state = AscentState(game)
+        for c in shuffle_of(data, [list(d) for d in world.deal.decks]):
+            state.apply_action(data.card_types.index(c))
+    else:
+        start = copy.deepcopy(world)
+        while start.move_stack:
+            start.pop()
+        state = _at_position(game, start)
+    for m in moves:
+        state.apply_action(action_of(state, m))
     return state
 
 

@@ -13,7 +13,19 @@ played, the move the strong bot (``bot``) would play there and the greedy rankin
 * ``drop`` = ``chance_best − chance_after`` (what the move played cost, by this estimate).
 
 ``costly`` lists the moves whose drop is at least :data:`COSTLY_DROP` and whose interval
-lies below the best move's (the best move separated from it), biggest drops first. With
+lies below the best move's (the best move separated from it), biggest drops first.
+
+**The marks** (``marks=True``, the default): the rated moves above are a screen that names
+the best alternative to the move played (the best-rated other move). The move played and
+that alternative are then compared in *fresh* worlds, paired (the same world and the same
+future randomness for both: :func:`bots.mistakes.compare_moves`), worlds added in looks
+until the 95 % interval of the drop is clear of 0 or below 5 points, or ``paired_cap``
+worlds; fresh worlds, because the alternative was picked as the best of the screen and
+would look better than it is in the worlds that picked it. A decision is marked
+``inaccuracy``, ``mistake`` or ``blunder`` (lichess's 5 / 10 / 15 points of the chance to
+win) only when the interval's lower end is above 0, with how sure the mark is
+(:mod:`bots.mistakes`). The worlds are played on by the estimator's policy
+(:func:`bots.mistakes.playout_evaluator`). With
 ``open_hand`` the game is also analysed with every card known (:func:`solver.analysis.
 analyse`): whether the deal was winnable, the open-hand losing move and why the position
 after it is lost.
@@ -36,6 +48,15 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from bots.advice import ESTIMATOR_TEXT, ESTIMATORS, MoveChance, advise, rated_moves
+from bots.mistakes import (
+    CAP_WORLDS,
+    FIRST_WORLDS,
+    MARK_SIGNS,
+    Comparison,
+    WorldEvaluator,
+    compare_moves,
+    playout_evaluator,
+)
 from model.deal import Deal
 from model.files import link_new
 from model.game import Game
@@ -64,6 +85,12 @@ class MoveReview:
     best: MoveChance
     bot_move: Move
     worlds: int
+    paired: Comparison | None = None
+
+    @property
+    def mark(self) -> str | None:
+        """``inaccuracy``, ``mistake``, ``blunder`` (:mod:`bots.mistakes`) or ``None``."""
+        return self.paired.mark if self.paired is not None else None
 
     @property
     def drop(self) -> float:
@@ -85,7 +112,10 @@ class MoveReview:
                 "chance_after": round(self.after.chance, 4), "interval_after": iv(self.after),
                 "chance_best": round(self.best.chance, 4), "interval_best": iv(self.best),
                 "best_move": self.best.move.to_json(), "drop": round(self.drop, 4),
-                "cards_out_after": round(self.after.cards_out, 2), "worlds": self.worlds}
+                "cards_out_after": round(self.after.cards_out, 2), "worlds": self.worlds,
+                "mark": self.mark,
+                "sure": round(self.paired.sure, 4) if self.paired is not None else None,
+                "paired": self.paired.to_json() if self.paired is not None else None}
 
 
 @dataclass
@@ -111,25 +141,44 @@ class GameReview:
         """The costly moves (:attr:`MoveReview.costly`), biggest drop first."""
         return sorted((m for m in self.moves if m.costly), key=lambda m: (-m.drop, m.index))
 
+    @property
+    def marked(self) -> list[MoveReview]:
+        """The marked decisions (:attr:`MoveReview.mark`), biggest paired drop first."""
+        return sorted((m for m in self.moves if m.mark and m.paired is not None),
+                      key=lambda m: (-m.paired.drop, m.index))  # type: ignore[union-attr]
+
     def to_json(self) -> dict[str, Any]:
         """``{"players", "bot", "estimator", "estimator_text", "outcome", "complete",
         "moves": [{"index", "player", "move", "text", "chance_before", "interval_before",
         "bot_move", "chance_after", "interval_after", "chance_best", "interval_best",
-        "best_move", "drop", "cards_out_after", "worlds"}, …], "costly": [index, …] (biggest
-        drops first), "open_hand": {"winnable", "losing_move", "best_instead", "reason"} |
-        null, "stats"}``. Chances are shares in 0..1."""
+        "best_move", "drop", "cards_out_after", "worlds", "mark", "sure", "paired": {"mark",
+        "sure", "drop", "interval", "worlds", "alternative", "chance_played",
+        "chance_alternative", "discordant", "stopped"} | null}, …], "costly": [index, …]
+        (biggest drops first), "marks": [{"index", "mark", "sign", "sure", "drop",
+        "interval", "worlds", "alternative"}, …] (biggest paired drop first), "open_hand":
+        {"winnable", "losing_move", "best_instead", "reason"} | null, "stats"}``. Chances
+        are shares in 0..1."""
+        marks = []
+        for m in self.marked:
+            p = m.paired
+            assert p is not None and m.mark is not None
+            marks.append({"index": m.index, "mark": m.mark, "sign": MARK_SIGNS[m.mark],
+                          "sure": round(p.sure, 4), "drop": round(p.drop, 4),
+                          "interval": [round(x, 4) for x in p.interval], "worlds": p.worlds,
+                          "alternative": p.alternative.to_json()})
         return {"players": self.players, "bot": self.bot, "estimator": self.estimator,
                 "estimator_text": ESTIMATOR_TEXT[self.estimator], "outcome": self.outcome,
                 "complete": self.complete, "moves": [m.to_json() for m in self.moves],
-                "costly": [m.index for m in self.costly], "open_hand": self.open_hand,
-                "stats": self.stats}
+                "costly": [m.index for m in self.costly], "marks": marks,
+                "open_hand": self.open_hand, "stats": self.stats}
 
 
 def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "best",
                 worlds: int = DEFAULT_WORLDS, time_limit: float | None = None,
                 progress: Callable[[int, int], None] | None = None, open_hand: bool = True,
                 estimator: str = "greedy", candidates: int = 4, seed: int = 0,
-                workers: int = 1) -> GameReview:
+                workers: int = 1, marks: bool = True,
+                paired_cap: int = CAP_WORLDS) -> GameReview:
     """Review the game of ``moves`` played from ``start`` (a deal or a fully known position).
 
     Each position gets ``worlds`` sampled worlds per rated move (fewer when the best move
@@ -137,13 +186,15 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "best",
     equal share, at least one world). ``bot`` (a silent bot of :func:`bots.make_bot`) names
     the move the chance before follows; ``estimator`` (one of :data:`bots.advice.ESTIMATORS`)
     how a world is played on; ``candidates``: the greedy's best K also rated; ``workers``:
-    processes reviewing positions side by side (1: this process). The answer does not depend
+    processes reviewing positions side by side (1: this process); ``marks``: compare the
+    move played with the best alternative in paired worlds and mark the mistakes (module
+    docstring), up to ``paired_cap`` worlds a decision. The answer does not depend
     on ``workers`` (each position's worlds come from ``seed`` and its index).
     ``progress(done, total)`` is called as moves are reviewed. A ``KeyboardInterrupt`` ends
     the review with the moves reviewed so far (``complete=False``; no open-hand verdicts).
     Raises :class:`~model.errors.IllegalMoveError` for an illegal move of the game (replayed
     by :mod:`model` first), ``ValueError`` for an unknown bot or estimator, a bot that sees
-    hidden cards, or ``workers`` < 1."""
+    hidden cards, ``workers`` < 1 or ``paired_cap`` < 1."""
     t0 = time.monotonic()
     if estimator not in ESTIMATORS:
         raise ValueError(f"unknown estimator {estimator!r}; valid: {', '.join(ESTIMATORS)}")
@@ -151,13 +202,16 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "best",
         raise ValueError(f"the review follows a silent bot; {bot!r} sees hidden cards")
     if workers < 1:
         raise ValueError(f"workers must be ≥ 1, not {workers}")
+    if paired_cap < 1:
+        raise ValueError(f"paired_cap must be ≥ 1, not {paired_cap}")
     _silent_bot(bot, seed)  # an unknown name fails here, before any work
     from solver.analysis import positions_of
 
     moves = list(moves)
     games = positions_of(start, moves)  # raises IllegalMoveError at the first illegal move
     share = None if time_limit is None else max(0.0, time_limit) * workers / max(1, len(moves))
-    tasks = [(i, bot, worlds, share, estimator, candidates, seed) for i in range(len(moves))]
+    tasks = [(i, bot, worlds, share, estimator, candidates, seed, paired_cap if marks else 0)
+             for i in range(len(moves))]
     found: dict[int, MoveReview] = {}
     complete = True
     try:
@@ -182,7 +236,9 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "best",
         players=last.players, moves=reviewed, estimator=estimator, bot=bot,
         open_hand=verdicts, outcome=last.outcome(), complete=complete,
         stats={"seconds": round(time.monotonic() - t0, 3), "review_seconds": round(seconds, 3),
-               "worlds_per_move": worlds, "candidates": candidates, "workers": workers})
+               "worlds_per_move": worlds, "candidates": candidates, "workers": workers,
+               "paired_cap": paired_cap if marks else 0,
+               "paired_worlds": sum(m.paired.worlds for m in reviewed if m.paired)})
 
 
 def _silent_bot(bot: str, seed: int):
@@ -195,7 +251,8 @@ def _silent_bot(bot: str, seed: int):
 
 
 def _review_position(game: Game, mv: Move, bot: str, worlds: int, share: float | None,
-                     estimator: str, candidates: int, seed: int) -> MoveReview:
+                     estimator: str, candidates: int, seed: int,
+                     paired_cap: int = 0) -> MoveReview:
     """One move of the review: the position ``game`` before ``mv`` (with its history)."""
     i = len(game.move_stack)
     obs = observe(game)
@@ -209,8 +266,24 @@ def _review_position(game: Game, mv: Move, bot: str, worlds: int, share: float |
     if adv.stats.get("interrupted"):  # the review stops here: this move is not reviewed
         raise KeyboardInterrupt
     rated = {r.move: r for r in adv.moves}
+    paired = None
+    others = [r.move for r in adv.moves if r.move != mv]
+    if paired_cap and others:
+        # the position's share of a time limit is split: what the screen left (the first
+        # look of the comparison is always played)
+        rest = None if share is None else max(0.0, share - adv.stats["seconds"])
+        paired = compare_moves(obs, mv, others[0], evaluator_for(estimator),
+                               first=min(FIRST_WORLDS, paired_cap), cap=paired_cap,
+                               seed=seed * 100003 + i, time_limit=rest)
     return MoveReview(i + 1, mv.player, mv, game.move_text(mv), rated[bot_move], rated[mv],
-                      adv.moves[0], bot_move, adv.worlds)
+                      adv.moves[0], bot_move, adv.worlds, paired)
+
+
+def evaluator_for(estimator: str) -> WorldEvaluator:
+    """The :data:`bots.mistakes.WorldEvaluator` of the paired comparison for ``estimator``
+    (today :func:`bots.mistakes.playout_evaluator`: the estimator's policy in every seat).
+    The one place to plug another team-mate model in."""
+    return playout_evaluator(estimator)
 
 
 def _review_task(plan_json: dict[str, Any], task: tuple) -> MoveReview:
@@ -295,6 +368,20 @@ def plot_review(review: GameReview, path: str | os.PathLike, fmt: str | None = N
                         fontsize=8, color="crimson")
             ax.plot([m.index, m.index], [100 * m.after.chance, 100 * m.best.chance],
                     color="crimson", lw=1)
+        colours = {"inaccuracy": "goldenrod", "mistake": "darkorange", "blunder": "crimson"}
+        for m in review.marked:
+            p = m.paired
+            assert p is not None and m.mark is not None
+            y = 100 * m.after.chance
+            ax.plot([m.index], [y], "o", ms=9, mfc="none", mec=colours[m.mark], mew=1.6)
+            sure = ">99.9%" if p.sure > 0.999 else f"{100 * p.sure:.1f}%"
+            ax.annotate(f"{MARK_SIGNS[m.mark]} {100 * p.drop:.0f} pts, {sure} sure",
+                        (m.index, y), textcoords="offset points", xytext=(0, 10), ha="center",
+                        fontsize=7, color=colours[m.mark])
+        for name, colour in colours.items():
+            if any(m.mark == name for m in review.marked):
+                ax.plot([], [], "o", mfc="none", mec=colour, label=f"{name} "
+                        f"{MARK_SIGNS[name]} (paired worlds, interval above 0)")
         oh = review.open_hand
         if oh and oh.get("losing_move"):
             ax.axvline(oh["losing_move"], color="grey", ls="--", lw=1,

@@ -8,6 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from bots.advice import ESTIMATOR_TEXT, ESTIMATORS
+from bots.mistakes import MARK_SIGNS
 from cli.common import EXIT_INTERRUPTED, CliError, console, load_played_record
 from cli.files import check_new_file
 from cli.options import COUNT, SECONDS, WORKERS
@@ -41,16 +42,26 @@ def _pct(x: float) -> str:
               help="Draw the win-chance line into FILE (.png or .svg; never over a file).")
 @click.option("--workers", type=WORKERS, default=1, show_default=True, metavar="K",
               help="Processes reviewing moves side by side (the answer is the same).")
+@click.option("--marks/--no-marks", default=True, show_default=True,
+              help="Compare the move played with the best alternative in fresh paired worlds "
+                   "(the same worlds and partners for both) and mark inaccuracies (?!), "
+                   "mistakes (?) and blunders (??): a drop of 5, 10, 15 points of the chance "
+                   "to win whose 95 % interval is above 0, with how sure each mark is.")
+@click.option("--paired-cap", type=COUNT, default=256, show_default=True, metavar="N",
+              help="At most N paired worlds a decision (looks at 16, 32, 64, ... worlds; it "
+                   "stops once the interval is clear of 0 or below 5 points).")
 @click.option("--seed", "bot_seed", type=int, default=0, show_default=True,
               help="Seed of the sampled worlds (the review is repeatable).")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"players", "moves": [{"index", "player", "move", "chance_before", '
-                   '"interval_before", "chance_after", "chance_best", "best_move", "drop"}, '
-                   '...], "costly", "open_hand", "stats"} as JSON.')
+                   '"interval_before", "chance_after", "chance_best", "best_move", "drop", '
+                   '"mark", "sure", "paired"}, ...], "costly", "marks": [{"index", "mark", '
+                   '"sign", "sure", "drop", "interval", "worlds", "alternative"}, ...], '
+                   '"open_hand", "stats"} as JSON.')
 @click.option("--quiet", is_flag=True, help="No progress on standard error.")
 def review(record: str, worlds: int, estimator: str, candidates: int, time_limit: float | None,
-           open_hand: bool, plot_path: str | None, workers: int, bot_seed: int, as_json: bool,
-           quiet: bool) -> None:
+           open_hand: bool, plot_path: str | None, workers: int, marks: bool, paired_cap: int,
+           bot_seed: int, as_json: bool, quiet: bool) -> None:
     """Review a played game (PLAN: a game record, or - for standard input) from the
     players' point of view: at every move, from what the mover could see (ruling V1), the
     win chance before it (playing on as the strong bot would), after the move played, and
@@ -59,7 +70,14 @@ def review(record: str, worlds: int, estimator: str, candidates: int, time_limit
     Chances are shares of worlds won among worlds sampled from the fair shuffle of the
     cards the mover could not see, each played on by --estimator in every seat, with 95 %
     Wilson intervals. A move is costly when the best move found wins at least 5 points
-    more often and the two intervals are apart. Beside it, the open-hand verdicts of
+    more often and the two intervals are apart.
+
+    The marks name the mistakes more surely: the move played and the best alternative of
+    the screen are played in the same fresh worlds with the same partners' play, until the
+    95 % interval of the drop (paired worlds, Newcombe's interval) is clear of 0 or below 5
+    points; a drop of 5 / 10 / 15 points whose interval lies above 0 is an inaccuracy (?!),
+    a mistake (?) or a blunder (??), and "sure" is one minus the one-sided exact McNemar
+    p-value of the worlds won by one move only. Beside it, the open-hand verdicts of
     ascent analyse: whether the deal was winnable with every card known, and the move after
     which it no longer was.
 
@@ -88,7 +106,8 @@ def review(record: str, worlds: int, estimator: str, candidates: int, time_limit
     try:
         r = review_game(plan.start, plan.moves, worlds=worlds, time_limit=time_limit,
                         progress=progress, open_hand=open_hand, estimator=estimator,
-                        candidates=candidates, seed=bot_seed, workers=workers)
+                        candidates=candidates, seed=bot_seed, workers=workers, marks=marks,
+                        paired_cap=paired_cap)
     except IllegalMoveError as exc:  # pragma: no cover - replayed above
         raise CliError(f"{name}: {exc}") from None
     plot_error = None
@@ -110,6 +129,11 @@ def review(record: str, worlds: int, estimator: str, candidates: int, time_limit
                        EXIT_INTERRUPTED)
 
 
+def _sure(x: float) -> str:
+    """``97.3%``; ``>99.9%`` rather than a rounded 100 %."""
+    return ">99.9%" if x > 0.999 else f"{100 * x:.1f}%"
+
+
 def _print_review(r) -> None:
     out = console()
     out.width = max(out.width, 120)
@@ -120,16 +144,31 @@ def _print_review(r) -> None:
     table.add_column("after", justify="right")
     table.add_column("best", justify="right")
     table.add_column("drop", justify="right")
+    table.add_column("mark")
     table.add_column("")
     costly = {m.index for m in r.costly}
     oh = r.open_hand or {}
     for m in r.moves:
+        named = f"{MARK_SIGNS[m.mark]} {_sure(m.paired.sure)} sure" if m.mark else ""
         mark = "◀ costly" if m.index in costly else ""
         if oh.get("losing_move") == m.index:
             mark = (mark + " · " if mark else "") + "open-hand losing move"
         table.add_row(str(m.index), m.text, _pct(m.before.chance), _pct(m.after.chance),
-                      _pct(m.best.chance), f"{100 * m.drop:+.0f}" if m.drop else "0", mark)
+                      _pct(m.best.chance), f"{100 * m.drop:+.0f}" if m.drop else "0", named, mark)
     out.print(table)
+    if r.marked:
+        out.print(Text("The mistakes named (paired worlds, 95 % interval of the drop):",
+                       style="bold"))
+        for m in r.marked:
+            p = m.paired
+            out.print(f"  move {m.index} ({m.text}): {m.mark} {MARK_SIGNS[m.mark]} −"
+                      f"{100 * p.drop:.0f} points [{100 * p.interval[0]:.0f}, "
+                      f"{100 * p.interval[1]:.0f}] against {p.alternative} "
+                      f"({_pct(p.chance_played)} vs {_pct(p.chance_alternative)}, "
+                      f"{p.worlds} worlds), {_sure(p.sure)} sure")
+    elif any(m.paired is not None for m in r.moves):
+        out.print("No mistake named: no paired drop of 5 points or more had its interval "
+                  "above 0.")
     if r.costly:
         out.print(Text("The costly decisions, biggest drop first:", style="bold"))
         for m in r.costly[:5]:

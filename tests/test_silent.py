@@ -117,7 +117,7 @@ def _greedy_game(seed: int, players: int = 1):
 @pytest.mark.parametrize("players", [1, 3])
 def test_the_review_json_agrees_with_the_engine(players: int) -> None:
     game = _greedy_game(5, players)
-    r = review_game(game.plan.start, game.plan.moves, worlds=6)
+    r = review_game(game.plan.start, game.plan.moves, worlds=6, paired_cap=16)
     j = json.loads(dumps(r.to_json()))
     moves = game.plan.moves
     assert j["players"] == players and len(j["moves"]) == len(moves)
@@ -142,10 +142,12 @@ def test_the_review_json_agrees_with_the_engine(players: int) -> None:
 
 def test_the_review_is_repeatable_and_refuses_an_open_hand_bot() -> None:
     game = _greedy_game(4)
-    a = review_game(game.plan.start, game.plan.moves, worlds=4, open_hand=False).to_json()
-    b = review_game(game.plan.start, game.plan.moves, worlds=4, open_hand=False).to_json()
+    a = review_game(game.plan.start, game.plan.moves, worlds=4, open_hand=False,
+                    paired_cap=16).to_json()
+    b = review_game(game.plan.start, game.plan.moves, worlds=4, open_hand=False,
+                    paired_cap=16).to_json()
     c = review_game(game.plan.start, game.plan.moves, worlds=4, open_hand=False,
-                    workers=2).to_json()
+                    workers=2, paired_cap=16).to_json()
     a.pop("stats"), b.pop("stats"), c.pop("stats")
     assert a == b == c and a["open_hand"] is None
     with pytest.raises(ValueError, match="hidden cards"):
@@ -172,7 +174,8 @@ def test_review_command_json_plot_and_errors(tmp_path) -> None:
     plan = tmp_path / "game.json"
     plan.write_text(dumps(game.plan.to_json()), encoding="utf-8")
     png = tmp_path / "line.png"
-    res = run("review", str(plan), "--worlds", "4", "--json", "--plot", str(png), "--quiet")
+    res = run("review", str(plan), "--worlds", "4", "--json", "--plot", str(png), "--quiet",
+              "--paired-cap", "16")
     assert res.exit_code == 0, res.stderr
     j = json.loads(res.stdout)
     assert len(j["moves"]) == len(game.plan.moves) and png.stat().st_size > 0
@@ -183,7 +186,8 @@ def test_review_command_json_plot_and_errors(tmp_path) -> None:
     empty.write_text(dumps(Plan(game.plan.start).to_json()), encoding="utf-8")
     assert_one_line_error(run("review", str(empty)), 2, "no moves")
     assert_one_line_error(run("review", str(tmp_path / "missing.json")), 2)
-    text = run("review", str(plan), "--worlds", "4", "--quiet", "--no-open-hand")
+    text = run("review", str(plan), "--worlds", "4", "--quiet", "--no-open-hand",
+               "--paired-cap", "16")
     assert text.exit_code == 0 and "Estimator: greedy" in text.stdout
 
 

@@ -280,6 +280,9 @@ def test_the_review_names_the_losing_move_and_plays_the_winning_line(client):
         assert sil["bot"] == "best" and len(sil["moves"]) == len(mirror.move_stack)
         assert [m["move"] for m in sil["moves"]] == [m.to_json() for m in mirror.move_stack]
         assert all(0 <= m["chance_before"] <= 1 for m in sil["moves"])
+        assert r["marks"] == sil["marks"]  # the named mistakes, each a separated drop
+        assert all("mark" in m and "paired" in m for m in sil["moves"])
+        assert all(m["interval"][0] > 0 for m in r["marks"])
     else:
         assert r["silent"] is None
 

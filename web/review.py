@@ -27,7 +27,11 @@ def review_data(start: Deal | Game, moves: list[Move], seconds: float,
     "start_verdict", "losing_move", "losing_text", "reason": {"kind", "text", "specific"} |
     null, "best_instead", "line_from" (the position of the winning line, moves made),
     "winning_line": [{"move", "text"}, …], "unknown" (positions left unknown), "summary",
-    "seconds", "silent": {...} | null}``. Every line shown is replayed by :mod:`model` here.
+    "seconds", "silent": {...} | null, "marks": [...]}``. ``marks``: the silent review's
+    named mistakes (``[{"index", "mark", "sign", "sure", "drop", "interval", "worlds",
+    "alternative"}, …]``, biggest drop first; :mod:`bots.mistakes`), ``[]`` without a silent
+    review; each move of ``silent`` carries its ``mark``, ``sure`` and ``paired``
+    comparison. Every line shown is replayed by :mod:`model` here.
     Raises :class:`~model.errors.IllegalMoveError` if ``moves`` do not replay.
     ``progress``, when given, is told ``{"phase": "open", "done", "positions"}`` after each
     position solved (``done``: positions whose verdict is known so far) and ``{"phase":
@@ -90,6 +94,7 @@ def review_data(start: Deal | Game, moves: list[Move], seconds: float,
         "summary": summary,
         "seconds": a.stats.get("seconds"),
         "silent": silent,
+        "marks": list(silent.get("marks", [])) if silent else [],
     }
 
 
@@ -99,9 +104,11 @@ SILENT_REVIEW_SECONDS = 30.0
 
 def silent_review(start: Deal | Game, moves: list[Move], bot: str) -> dict[str, Any] | None:
     """The silent review's answer (``bots.review.review_game(start, moves, bot=...)``: the
-    team's chance to win before and after each move, from the mover's observation, in
-    :data:`SILENT_REVIEW_SECONDS` at most) as JSON, or ``None`` where the project has no
-    silent review."""
+    team's chance to win before and after each move, from the mover's observation, and the
+    marks of the decisions whose paired comparison separated, in
+    :data:`SILENT_REVIEW_SECONDS` at most: each decision's share of that time, so a
+    comparison stops after fewer looks than on the command line and marks less) as JSON,
+    or ``None`` where the project has no silent review."""
     try:
         from bots.review import review_game  # type: ignore[import-not-found, unused-ignore]
     except ImportError:

@@ -1,0 +1,254 @@
+"""The review's marks on lost games: how many decisions are marked, how sure each mark is,
+and what a review costs; and the calibration of the paired evaluator's chances.
+
+Usage (the runs of ``docs/results.md``; run with ``nice``)::
+
+    python -m benchmarks.review_marks review --games GAMES.jsonl --out DIR --bot greedy \\
+        --count 20
+    python -m benchmarks.review_marks calibrate --games GAMES.jsonl --out DIR \\
+        --positions 600 --worlds 30
+    python -m benchmarks.review_marks report --out DIR
+
+``review`` takes the first ``--count`` lost games of ``--bot`` in ``GAMES.jsonl`` (rows
+``{"bot", "players", "seed", "outcome", "plan"}`` as :mod:`benchmarks.silent` writes them),
+spread over the player counts (round robin over the counts present, seed order), and
+reviews each with :func:`bots.review.review_game` (the defaults: 48 worlds a rated move in
+the screen, paired comparison up to 256 worlds, estimator ``greedy``; no open-hand
+analysis; ``--workers`` processes). One row per game (players, seed, moves, the marks with
+drop, interval, sureness and worlds, paired worlds, CPU and wall seconds, load average)
+goes to ``DIR/review-BOT.jsonl``, appended as it goes: a stopped run resumes.
+
+``calibrate`` predicts, at every ``--stride``-th position of the games (``greedy`` games;
+positions whose index ≡ seed + 2 mod stride, so not those of the 2026-12-03 calibration),
+the chance of the move played with the paired comparison's evaluator
+(:func:`bots.review.evaluator_for`, the same function the marks use), ``--worlds`` worlds
+drawn from the mover's observation; one row per position to ``DIR/calibration.jsonl``.
+
+``report`` writes ``DIR/marks.md`` (never over an existing file without ``--force``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+
+def _rows(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            try:
+                out.append(json.loads(line))
+            except ValueError:  # a line cut by an interrupt: done again
+                continue
+    return out
+
+
+def _append(path: Path, row: dict[str, Any]) -> None:
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps(row) + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def pick_lost(games: list[dict[str, Any]], bot: str, count: int) -> list[dict[str, Any]]:
+    """The first ``count`` lost games of ``bot``, round robin over the player counts (seed
+    order within a count).
+
+    >>> g = [{"bot": "b", "players": p, "seed": s, "outcome": "loss"} for s in (1, 2) for p in (1, 3)]
+    >>> [(x["players"], x["seed"]) for x in pick_lost(g, "b", 3)]
+    [(1, 1), (3, 1), (1, 2)]
+    """
+    by: dict[int, list[dict[str, Any]]] = {}
+    for g in sorted(games, key=lambda g: (g["players"], g["seed"])):
+        if g["bot"] == bot and g["outcome"] == "loss":
+            by.setdefault(g["players"], []).append(g)
+    out: list[dict[str, Any]] = []
+    k = 0
+    while len(out) < count and any(k < len(v) for v in by.values()):
+        for p in sorted(by):
+            if k < len(by[p]) and len(out) < count:
+                out.append(by[p][k])
+        k += 1
+    return out
+
+
+def review(games_path: Path, out: Path, bot: str, count: int, workers: int) -> None:
+    """The ``review`` step (module docstring)."""
+    from bots.review import review_game
+    from model.deal import Deal
+    from model.moves import Move
+
+    path = out / f"review-{bot}.jsonl"
+    done = {(r["players"], r["seed"]) for r in _rows(path)}
+    for g in pick_lost(_rows(games_path), bot, count):
+        if (g["players"], g["seed"]) in done:
+            continue
+        moves = [Move.from_json(m) for m in g["plan"]]
+        deal = Deal.from_seed(g["seed"], players=g["players"])
+        t, c = time.monotonic(), time.process_time()
+        r = review_game(deal, moves, open_hand=False, workers=workers)
+        j = r.to_json()
+        row = {"bot": bot, "players": g["players"], "seed": g["seed"], "moves": len(moves),
+               "marks": j["marks"], "paired": [m["paired"] for m in j["moves"]],
+               "paired_worlds": j["stats"]["paired_worlds"],
+               "cpu_seconds": round(time.process_time() - c, 1),
+               "wall_seconds": round(time.monotonic() - t, 1), "workers": workers,
+               "load": os.getloadavg()[0]}
+        _append(path, row)
+        print(f"{bot} P{g['players']} seed {g['seed']}: {len(moves)} moves, "
+              f"{len(j['marks'])} marked, {row['wall_seconds']} s", file=sys.stderr, flush=True)
+
+
+def calibrate(games_path: Path, out: Path, positions: int, stride: int, worlds: int) -> None:
+    """The ``calibrate`` step (module docstring)."""
+    from bots.review import evaluator_for
+    from model.deal import Deal
+    from model.moves import Move
+    from model.observation import observe, sample_world
+    from model.records import replay
+
+    path = out / "calibration.jsonl"
+    done = {(r["players"], r["seed"], r["index"]) for r in _rows(path)}
+    count = len(done)
+    evaluate = evaluator_for("greedy")
+    for g in [g for g in _rows(games_path) if g["bot"] == "greedy"]:
+        if count >= positions:
+            break
+        moves = [Move.from_json(m) for m in g["plan"]]
+        deal = Deal.from_seed(g["seed"], players=g["players"])
+        for i in range((g["seed"] + 2) % stride, len(moves), stride):
+            if count >= positions:
+                break
+            if (g["players"], g["seed"], i) in done:
+                continue
+            rep = replay(deal, moves[:i])
+            assert rep.error is None and rep.game is not None
+            obs = observe(rep.game)
+            rng = random.Random(f"calibrate/{g['seed']}/{i}")
+            wins = sum(evaluate(sample_world(obs, rng), [moves[i]], rng.getrandbits(31))[0]
+                       for _ in range(worlds))
+            _append(path, {"players": g["players"], "seed": g["seed"], "index": i,
+                           "chance": wins / worlds, "worlds": worlds,
+                           "won": g["outcome"] == "win"})
+            count += 1
+        print(f"calibrate: {count} positions", file=sys.stderr, flush=True)
+
+
+def report(out: Path, force: bool) -> None:
+    """The ``report`` step (module docstring)."""
+    from benchmarks.silent import calibration_bins
+    from bots.mistakes import sureness
+    from studies.stats import percentile
+
+    md = out / "marks.md"
+    if md.exists() and not force:
+        raise SystemExit(f"review_marks: error: {md} exists; give --force to rewrite it")
+    lines = ["# The review's marks on lost games", ""]
+    for bot in ("greedy", "best"):
+        rows = _rows(out / f"review-{bot}.jsonl")
+        if not rows:
+            continue
+        decisions = sum(r["moves"] for r in rows)
+        marks = [m for r in rows for m in r["marks"]]
+        kinds = {k: sum(1 for m in marks if m["mark"] == k)
+                 for k in ("inaccuracy", "mistake", "blunder")}
+        stopped: dict[str, int] = {}
+        for r in rows:
+            for p in r["paired"]:
+                if p:
+                    stopped[p["stopped"]] = stopped.get(p["stopped"], 0) + 1
+        sure = [m["sure"] for m in marks]
+        # Benjamini-Hochberg at 5 % over every compared decision's one-sided McNemar p
+        pvals = sorted((1 - sureness(*p["discordant"]), (i, k)) for i, r in enumerate(rows)
+                       for k, p in enumerate(r["paired"]) if p)
+        bh = 0
+        for rank, (pv, _) in enumerate(pvals, start=1):
+            if pv <= 0.05 * rank / len(pvals):
+                bh = rank
+        passing = {key for _, key in pvals[:bh]}
+        survive = sum(1 for i, r in enumerate(rows) for m in r["marks"]
+                      if (i, m["index"] - 1) in passing)
+        per50 = [50 * r["cpu_seconds"] / r["moves"] for r in rows]
+        lines += [f"## Lost `{bot}` games: {len(rows)} games, {decisions} decisions", "",
+                  f"- games with at least one mark: {sum(1 for r in rows if r['marks'])} "
+                  f"of {len(rows)}",
+                  f"- decisions marked: {len(marks)} ({100 * len(marks) / decisions:.1f} %): "
+                  + ", ".join(f"{v} {k}" for k, v in kinds.items()),
+                  "- sureness of the marks (1 − one-sided exact McNemar p): "
+                  + (f"min {min(sure):.3f}, median {percentile(sure, 50):.3f}, max "
+                     f"{max(sure):.3f}" if sure else "no mark"),
+                  f"- marks that a game-wide control keeps (Benjamini–Hochberg, 5 % false "
+                  f"discoveries, over the {len(pvals)} compared decisions' one-sided McNemar "
+                  f"p-values): {survive} of {len(marks)}",
+                  "- why the paired comparisons stopped: "
+                  + ", ".join(f"{k} {v}" for k, v in sorted(stopped.items())),
+                  f"- paired worlds per decision: {sum(r['paired_worlds'] for r in rows) / decisions:.0f}",
+                  f"- CPU seconds per 50 decisions (one process): median "
+                  f"{percentile(per50, 50):.0f}, max {max(per50):.0f}; load average "
+                  f"{min(r['load'] for r in rows):.1f}–{max(r['load'] for r in rows):.1f}",
+                  "", "| players | seed | moves | marks (move: sign drop [interval] sure, worlds) "
+                  "| CPU s |", "|---:|---:|---:|---|---:|"]
+        for r in rows:
+            text = "; ".join(
+                f"{m['index']}: {m['sign']} {100 * m['drop']:.1f} [{100 * m['interval'][0]:.1f}, "
+                f"{100 * m['interval'][1]:.1f}] {100 * m['sure']:.1f}%, {m['worlds']}"
+                for m in sorted(r["marks"], key=lambda m: m["index"])) or "-"
+            lines.append(f"| {r['players']} | {r['seed']} | {r['moves']} | {text} | "
+                         f"{r['cpu_seconds']:.0f} |")
+        lines.append("")
+    cal = _rows(out / "calibration.jsonl")
+    if cal:
+        lines += ["## Calibration of the evaluator (greedy playouts)", "",
+                  f"{len(cal)} positions of greedy games, {cal[0]['worlds']} worlds each.", "",
+                  "| predicted | positions | mean predicted | won | 95% interval | gap |",
+                  "|---|---:|---:|---:|---|---:|"]
+        for b in calibration_bins(cal):
+            lo, hi = b["interval"]
+            lines.append(f"| {100 * b['lo']:.0f}–{100 * b['hi']:.0f}% | {b['n']} | "
+                         f"{100 * b['predicted']:.1f}% | {100 * b['won']:.1f}% | "
+                         f"[{100 * lo:.1f}, {100 * hi:.1f}] | {100 * b['gap']:+.1f} |")
+        lines.append("")
+    md.write_text("\n".join(lines), encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    sub = ap.add_subparsers(dest="step", required=True)
+    a = sub.add_parser("review")
+    a.add_argument("--games", required=True)
+    a.add_argument("--out", required=True)
+    a.add_argument("--bot", default="greedy")
+    a.add_argument("--count", type=int, default=20)
+    a.add_argument("--workers", type=int, default=1)
+    c = sub.add_parser("calibrate")
+    c.add_argument("--games", required=True)
+    c.add_argument("--out", required=True)
+    c.add_argument("--positions", type=int, default=600)
+    c.add_argument("--stride", type=int, default=5)
+    c.add_argument("--worlds", type=int, default=30)
+    r = sub.add_parser("report")
+    r.add_argument("--out", required=True)
+    r.add_argument("--force", action="store_true")
+    args = ap.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    if args.step == "review":
+        review(Path(args.games), out, args.bot, args.count, args.workers)
+    elif args.step == "calibrate":
+        calibrate(Path(args.games), out, args.positions, args.stride, args.worlds)
+    else:
+        report(out, args.force)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
