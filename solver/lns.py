@@ -1,0 +1,209 @@
+"""Large-neighbourhood search on the fewest-cards objective: a cheaper win from a known one.
+
+The exhaustive search proves optima bottom-up and improves its incumbent top-down from the
+start of the game; on large mountains neither finishes, and the incumbent it reports is the
+beam's or the first better line the top-down DFS met. This module takes such a winning plan
+and re-optimises *windows* of it:
+
+* a **window** is the suffix of the plan from the position after its first ``i`` moves. The
+  exhaustive search (:class:`solver.exhaustive.Search`) starts at that position with the
+  plan's own suffix as its incumbent (and principal variation, so it is tried first), and
+  looks for a win from there with fewer cards out (:func:`solver.frontier.improve`: the
+  bottom-up and top-down searches on one table), within a slice of the time;
+* the windows slide from the end of the plan towards its start (short suffixes first: they
+  are small games the search often closes, each improvement shortens the suffix searched by
+  the next), by a stride of a quarter of the plan; when every window has been tried, the time
+  a window gets doubles and the windows are tried again from the end;
+* a cheaper suffix is spliced in only when :mod:`model` replays the whole new plan as a win
+  with fewer cards out than the plan kept so far (:func:`solver.result.waste_of`), so the
+  answer is never worse than the plan given, and every plan it returns is replayed.
+
+The window's search is exact: when its bottom-up search closes, the suffix is proven optimal
+*from that position* (not for the game: the moves before the window stay fixed). A window
+whose suffix is proven optimal is not searched again until an earlier splice changes it.
+
+Switch: ``lns`` of :func:`solver.exhaustive.solve` (objective ``waste`` with a time limit:
+the last :data:`LNS_SHARE` of it), ``--lns/--no-lns`` of ``ascent solve``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from model.deal import Deal
+from model.game import WIN, Game
+from model.moves import Move
+from model.records import replay
+from solver.frontier import improve
+from solver.state import Stop, Switches
+
+#: Share of a waste solve's time limit that LNS gets by default (the last part of it).
+LNS_SHARE = 0.3
+#: Seconds of the first round's window searches (doubled each round).
+FIRST_WINDOW_SECONDS = 0.25
+#: Transposition-table entries of one window's search (a fresh table each window).
+WINDOW_TABLE = 1 << 18
+
+
+@dataclass
+class LnsReport:
+    """What one LNS run did: ``start_waste`` → ``waste`` (cards out of the game, counted from
+    the start given), ``windows`` searched, ``improvements`` spliced in (each a dict: the
+    window's first move index, suffix waste before and after), ``rounds`` and ``seconds``;
+    ``proven``: the window of the whole plan (from ``start``) was searched to the end, so
+    ``waste`` is the optimum from ``start``."""
+
+    start_waste: int
+    waste: int
+    windows: int = 0
+    rounds: int = 0
+    seconds: float = 0.0
+    proven: bool = False
+    improvements: list[dict[str, int]] = field(default_factory=list)
+
+    def to_stats(self) -> dict[str, Any]:
+        """The report as the ``stats["lns"]`` dict of a :class:`~solver.result.SolveResult`."""
+        return {"from": self.start_waste, "to": self.waste, "windows": self.windows,
+                "rounds": self.rounds, "proven": self.proven, "improvements": list(self.improvements),
+                "seconds": round(self.seconds, 3)}
+
+
+def plan_waste(start: Deal | Game, moves: Sequence[Move]) -> int | None:
+    """Cards out of the game during ``moves`` from ``start`` (a deal or a fully known
+    position), or ``None`` if :mod:`model` does not replay them as a win."""
+    r = replay(start, moves)
+    if r.error is not None or r.outcome != WIN:
+        return None
+    before = len(start.out) if isinstance(start, Game) else 0
+    return len(r.game.out) - before
+
+
+def _window(position: Game, suffix: list[Move], seconds: float) -> tuple[list[Move], bool]:
+    """Re-optimise ``suffix`` (a winning continuation from ``position``) with the exhaustive
+    search for at most ``seconds``: (the best continuation found, proven optimal from
+    ``position``). Returns ``suffix`` itself when nothing cheaper was found."""
+    from solver.exhaustive import Search
+
+    sw = Switches(table_size=WINDOW_TABLE)
+    s = Search(position, "waste", sw, time.monotonic() + seconds, None)
+    best = s.from_moves(suffix)
+    value = s.line_cost(best)
+    try:
+        line, line_value = improve(s, best, value)
+        return (s.to_moves(line) if line_value < value else suffix), True
+    except Stop:
+        pass
+    finally:
+        s.pv = {}
+    # stopped by the time slice: the last win the top-down search found (each one cheaper
+    # than the one before) is in win_line; its search may have left mid-line
+    s.path.clear()
+    line = list(s.win_line)
+    if line:
+        try:
+            return s.to_moves(line), False
+        except (IndexError, KeyError, ValueError):  # not a line from the root: ignore it
+            return suffix, False
+    return suffix, False
+
+
+def improve_plan(start: Deal | Game, moves: Sequence[Move], time_limit: float,
+                 bound: int | None = None) -> tuple[list[Move], LnsReport]:
+    """Make the winning plan ``moves`` from ``start`` cheaper (fewer cards out of the game)
+    by large-neighbourhood search (see the module docstring), for at most ``time_limit``
+    seconds (wall clock, about; one window's search may overrun its slice by a check
+    interval). ``bound``: a proven lower bound on the waste from ``start``; the search stops
+    when it is reached.
+
+    Returns (the cheapest plan found, its :class:`LnsReport`). The plan returned is ``moves``
+    itself or a plan that :mod:`model` replays as a win with fewer cards out; never worse.
+    Raises ``ValueError`` when ``moves`` is not a winning plan from ``start``."""
+    t0 = time.monotonic()
+    deadline = t0 + time_limit
+    plan = list(moves)
+    waste = plan_waste(start, plan)
+    if waste is None:
+        raise ValueError("LNS needs a plan that the rules engine replays as a win")
+    report = LnsReport(waste, waste)
+    settled: set[int] = set()  # window starts whose suffix is proven optimal (since the last splice)
+    seconds = FIRST_WINDOW_SECONDS
+    while time.monotonic() < deadline and (bound is None or waste > bound):
+        report.rounds += 1
+        n = len(plan)
+        stride = max(1, n // 4)
+        starts = [i for i in range(n - stride, 0, -stride)] + [0]  # the whole plan last
+        starts = [i for i in starts if i not in settled]
+        if not starts:
+            break
+        for i in starts:
+            left = deadline - time.monotonic()
+            if left <= 0.01 or (bound is not None and waste <= bound) or i >= len(plan):
+                break
+            position = replay(start, plan[:i]).game
+            suffix = plan[i:]
+            before = waste - _waste_between(start, plan, i)
+            report.windows += 1
+            new_suffix, proven = _window(position, suffix, min(seconds, left))
+            if new_suffix is not suffix:
+                candidate = plan[:i] + new_suffix
+                new_waste = plan_waste(start, candidate)
+                if new_waste is not None and new_waste < waste:
+                    report.improvements.append({"window": i, "before": before,
+                                                "after": before - (waste - new_waste)})
+                    plan, waste = candidate, new_waste
+                    settled = {j for j in settled if j < i}
+            if proven:
+                settled.add(i)
+        seconds *= 2
+    report.waste = waste
+    report.proven = 0 in settled
+    report.seconds = time.monotonic() - t0
+    return plan, report
+
+
+def _waste_between(start: Deal | Game, plan: list[Move], i: int) -> int:
+    """Cards out of the game during the first ``i`` moves of ``plan`` (a legal line)."""
+    before = len(start.out) if isinstance(start, Game) else 0
+    return len(replay(start, plan[:i]).game.out) - before
+
+
+
+
+
+def lns_result(res: Any, seconds: float) -> Any:
+    """``res`` (a :class:`~solver.result.SolveResult` of objective ``waste``) with its plan
+    improved by :func:`improve_plan` for at most ``seconds``, when it is a win not proven
+    optimal (else ``res`` unchanged). The plan is rebuilt with
+    :func:`solver.result.checked_plan` (replayed by :mod:`model`); ``optimal`` becomes true
+    when the plan reaches the proven ``bound``; ``stats["lns"]`` holds the
+    :class:`LnsReport` (or ``{"skipped": why}``)."""
+    import dataclasses
+
+    from solver.result import WIN as RESULT_WIN
+    from solver.result import checked_plan
+
+    if res.verdict != RESULT_WIN or res.objective != "waste" or res.value is None:
+        return res
+    stats = dict(res.stats)
+    if res.optimal:
+        stats["lns"] = {"skipped": "optimal"}
+        return dataclasses.replace(res, stats=stats)
+    if seconds <= 0.05:
+        stats["lns"] = {"skipped": "no time left"}
+        return dataclasses.replace(res, stats=stats)
+    root: Deal | Game = res.start if res.start is not None else res.deal
+    moves, report = improve_plan(root, res.continuation, seconds, res.bound)
+    stats["lns"] = report.to_stats()
+    if report.waste >= res.value:
+        if report.proven:  # the whole plan's window closed: the plan is optimal
+            return dataclasses.replace(res, stats=stats, optimal=True, bound=res.value)
+        return dataclasses.replace(res, stats=stats)
+    plan = checked_plan(root, moves, "lns")
+    optimal = report.proven or (res.bound is not None and report.waste <= res.bound)
+    bound = report.waste if optimal else res.bound
+    return dataclasses.replace(res, plan=plan, value=report.waste, optimal=optimal, bound=bound,
+                               continuation=list(moves), stats=stats)
+__all__ = ["FIRST_WINDOW_SECONDS", "LNS_SHARE", "LnsReport", "improve_plan", "lns_result", "plan_waste"]
