@@ -719,5 +719,5 @@ def solve(
     s = Search(start, objective, sw, deadline, node_limit, progress)
     res = s.run(beam_schedule, furthest)
     if use_lns and time_limit is not None:
-        res = lns_result(res, t0 + time_limit - time.monotonic())
+        res = lns_result(res, t0 + time_limit - time.monotonic(), s)
     return res

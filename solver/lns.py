@@ -44,7 +44,7 @@ from solver.state import Stop, Switches
 LNS_SHARE = 0.3
 #: Seconds of the first round's window searches (doubled each round).
 FIRST_WINDOW_SECONDS = 0.25
-#: Transposition-table entries of one window's search (a fresh table each window).
+#: Transposition-table entries of the windows' search when none is given.
 WINDOW_TABLE = 1 << 18
 
 
@@ -53,6 +53,7 @@ class LnsReport:
     """What one LNS run did: ``start_waste`` → ``waste`` (cards out of the game, counted from
     the start given), ``windows`` searched, ``improvements`` spliced in (each a dict: the
     window's first move index, suffix waste before and after), ``rounds`` and ``seconds``;
+    ``interrupted``: Ctrl-C stopped it; ``plan``: the cheapest plan kept so far;
     ``proven``: the window of the whole plan (from ``start``) was searched to the end, so
     ``waste`` is the optimum from ``start``."""
 
@@ -62,12 +63,15 @@ class LnsReport:
     rounds: int = 0
     seconds: float = 0.0
     proven: bool = False
+    interrupted: bool = False
+    plan: list[Move] = field(default_factory=list)
     improvements: list[dict[str, int]] = field(default_factory=list)
 
     def to_stats(self) -> dict[str, Any]:
         """The report as the ``stats["lns"]`` dict of a :class:`~solver.result.SolveResult`."""
         return {"from": self.start_waste, "to": self.waste, "windows": self.windows,
-                "rounds": self.rounds, "proven": self.proven, "improvements": list(self.improvements),
+                "rounds": self.rounds, "proven": self.proven,
+                **({"interrupted": True} if self.interrupted else {}), "improvements": list(self.improvements),
                 "seconds": round(self.seconds, 3)}
 
 
@@ -81,14 +85,14 @@ def plan_waste(start: Deal | Game, moves: Sequence[Move]) -> int | None:
     return len(r.game.out) - before
 
 
-def _window(position: Game, suffix: list[Move], seconds: float) -> tuple[list[Move], bool]:
+def _window(s: Any, position: Game, suffix: list[Move], seconds: float
+            ) -> tuple[list[Move], bool]:
     """Re-optimise ``suffix`` (a winning continuation from ``position``) with the exhaustive
-    search for at most ``seconds``: (the best continuation found, proven optimal from
-    ``position``). Returns ``suffix`` itself when nothing cheaper was found."""
-    from solver.exhaustive import Search
-
-    sw = Switches(table_size=WINDOW_TABLE)
-    s = Search(position, "waste", sw, time.monotonic() + seconds, None)
+    search ``s`` (loaded at ``position``; its table kept) for at most ``seconds``: (the best
+    continuation found, proven optimal from ``position``). Returns ``suffix`` itself when
+    nothing cheaper was found."""
+    s.load(position)
+    s.begin(time.monotonic() + seconds, None)
     best = s.from_moves(suffix)
     value = s.line_cost(best)
     try:
@@ -96,11 +100,10 @@ def _window(position: Game, suffix: list[Move], seconds: float) -> tuple[list[Mo
         return (s.to_moves(line) if line_value < value else suffix), True
     except Stop:
         pass
-    finally:
-        s.pv = {}
     # stopped by the time slice: the last win the top-down search found (each one cheaper
-    # than the one before) is in win_line; its search may have left mid-line
+    # than the one before) is in win_line; the search may have left mid-line
     s.path.clear()
+    s.load(position)
     line = list(s.win_line)
     if line:
         try:
@@ -111,12 +114,15 @@ def _window(position: Game, suffix: list[Move], seconds: float) -> tuple[list[Mo
 
 
 def improve_plan(start: Deal | Game, moves: Sequence[Move], time_limit: float,
-                 bound: int | None = None) -> tuple[list[Move], LnsReport]:
+                 bound: int | None = None, search: Any = None) -> tuple[list[Move], LnsReport]:
     """Make the winning plan ``moves`` from ``start`` cheaper (fewer cards out of the game)
     by large-neighbourhood search (see the module docstring), for at most ``time_limit``
     seconds (wall clock, about; one window's search may overrun its slice by a check
     interval). ``bound``: a proven lower bound on the waste from ``start``; the search stops
-    when it is reached.
+    when it is reached. ``search``: a :class:`solver.exhaustive.Search` of objective
+    ``waste`` started from ``start`` (or from a position the windows are reached from) whose
+    transposition table the windows reuse (its bounds are costs to go, true from any root);
+    by default one search of its own serves every window.
 
     Returns (the cheapest plan found, its :class:`LnsReport`). The plan returned is ``moves``
     itself or a plan that :mod:`model` replays as a win with fewer cards out; never worse.
@@ -128,8 +134,26 @@ def improve_plan(start: Deal | Game, moves: Sequence[Move], time_limit: float,
     if waste is None:
         raise ValueError("LNS needs a plan that the rules engine replays as a win")
     report = LnsReport(waste, waste)
-    settled: set[int] = set()  # window starts whose suffix is proven optimal (since the last splice)
+    if search is None:
+        from solver.exhaustive import Search
+
+        search = Search(start, "waste", Switches(table_size=WINDOW_TABLE), None, None)
     seconds = FIRST_WINDOW_SECONDS
+    try:
+        plan, waste = _rounds(start, plan, waste, deadline, bound, search, report, seconds)
+    except KeyboardInterrupt:  # Ctrl-C: the cheapest plan kept so far is the answer
+        report.interrupted = True
+        plan, waste = report.plan, report.waste
+    report.seconds = time.monotonic() - t0
+    return plan, report
+
+
+def _rounds(start: Deal | Game, plan: list[Move], waste: int, deadline: float,
+            bound: int | None, search: Any, report: LnsReport, seconds: float
+            ) -> tuple[list[Move], int]:
+    """The rounds of :func:`improve_plan`; keeps ``report`` (and its ``plan``) up to date."""
+    settled: set[int] = set()  # window starts whose suffix is proven optimal (since the last splice)
+    report.plan = list(plan)
     while time.monotonic() < deadline and (bound is None or waste > bound):
         report.rounds += 1
         n = len(plan)
@@ -146,22 +170,24 @@ def improve_plan(start: Deal | Game, moves: Sequence[Move], time_limit: float,
             suffix = plan[i:]
             before = waste - _waste_between(start, plan, i)
             report.windows += 1
-            new_suffix, proven = _window(position, suffix, min(seconds, left))
-            if new_suffix is not suffix:
+            new_suffix, proven = _window(search, position, suffix, min(seconds, left))
+            kept = new_suffix is suffix
+            if not kept:
                 candidate = plan[:i] + new_suffix
                 new_waste = plan_waste(start, candidate)
                 if new_waste is not None and new_waste < waste:
                     report.improvements.append({"window": i, "before": before,
                                                 "after": before - (waste - new_waste)})
                     plan, waste = candidate, new_waste
+                    report.plan, report.waste = list(plan), waste
                     settled = {j for j in settled if j < i}
-            if proven:
+                    kept = True
+            if proven and kept:  # the suffix now in the plan is optimal from position i
                 settled.add(i)
         seconds *= 2
     report.waste = waste
     report.proven = 0 in settled
-    report.seconds = time.monotonic() - t0
-    return plan, report
+    return plan, waste
 
 
 def _waste_between(start: Deal | Game, plan: list[Move], i: int) -> int:
@@ -173,10 +199,11 @@ def _waste_between(start: Deal | Game, plan: list[Move], i: int) -> int:
 
 
 
-def lns_result(res: Any, seconds: float) -> Any:
+def lns_result(res: Any, seconds: float, search: Any = None) -> Any:
     """``res`` (a :class:`~solver.result.SolveResult` of objective ``waste``) with its plan
     improved by :func:`improve_plan` for at most ``seconds``, when it is a win not proven
-    optimal (else ``res`` unchanged). The plan is rebuilt with
+    optimal (else ``res`` unchanged); ``search``: the search that produced ``res``, whose
+    table the windows reuse (see :func:`improve_plan`). The plan is rebuilt with
     :func:`solver.result.checked_plan` (replayed by :mod:`model`); ``optimal`` becomes true
     when the plan reaches the proven ``bound``; ``stats["lns"]`` holds the
     :class:`LnsReport` (or ``{"skipped": why}``)."""
@@ -188,15 +215,17 @@ def lns_result(res: Any, seconds: float) -> Any:
     if res.verdict != RESULT_WIN or res.objective != "waste" or res.value is None:
         return res
     stats = dict(res.stats)
-    if res.optimal:
-        stats["lns"] = {"skipped": "optimal"}
+    if res.optimal or stats.get("interrupted"):
+        stats["lns"] = {"skipped": "optimal" if res.optimal else "interrupted"}
         return dataclasses.replace(res, stats=stats)
     if seconds <= 0.05:
         stats["lns"] = {"skipped": "no time left"}
         return dataclasses.replace(res, stats=stats)
     root: Deal | Game = res.start if res.start is not None else res.deal
-    moves, report = improve_plan(root, res.continuation, seconds, res.bound)
+    moves, report = improve_plan(root, res.continuation, seconds, res.bound, search)
     stats["lns"] = report.to_stats()
+    if report.interrupted:
+        stats["interrupted"] = True
     if report.waste >= res.value:
         if report.proven:  # the whole plan's window closed: the plan is optimal
             return dataclasses.replace(res, stats=stats, optimal=True, bound=res.value)
