@@ -42,6 +42,8 @@ from solver.state import Stop, Switches
 
 #: Share of a waste solve's time limit that LNS gets by default (the last part of it).
 LNS_SHARE = 0.3
+#: Share of the time limit given back to the search's proof after LNS (the last part).
+RESUME_SHARE = 0.2
 #: Seconds of the first round's window searches (doubled each round).
 FIRST_WINDOW_SECONDS = 0.25
 #: Transposition-table entries of the windows' search when none is given.
@@ -235,4 +237,56 @@ def lns_result(res: Any, seconds: float, search: Any = None) -> Any:
     bound = report.waste if optimal else res.bound
     return dataclasses.replace(res, plan=plan, value=report.waste, optimal=optimal, bound=bound,
                                continuation=list(moves), stats=stats)
-__all__ = ["FIRST_WINDOW_SECONDS", "LNS_SHARE", "LnsReport", "improve_plan", "lns_result", "plan_waste"]
+
+
+def resume_proof(res: Any, search: Any, seconds: float, node_limit: int | None = None) -> Any:
+    """Give the waste solve's search ``search`` (the one that produced ``res``, its table
+    kept) ``seconds`` more to prove the optimum of ``res``'s plan from the start (the
+    bottom-up and top-down searches of :func:`solver.frontier.improve`), the plan LNS made
+    cheaper as its incumbent. Returns ``res`` with the bound the table proves now (never
+    lower than ``res.bound``), ``optimal`` where the proof closed, and a cheaper plan where
+    the top-down search found one (replayed by :mod:`model`); ``stats["resume"]`` holds its
+    nodes and the bound before and after. Unchanged when ``res`` is not an unproven win."""
+    import dataclasses
+
+    from solver.result import WIN as RESULT_WIN
+    from solver.result import checked_plan
+
+    if (res.verdict != RESULT_WIN or res.objective != "waste" or res.optimal
+            or res.value is None or seconds <= 0.05 or res.stats.get("interrupted")):
+        return res
+    root: Deal | Game = res.start if res.start is not None else res.deal
+    position = root if isinstance(root, Game) else Game(root)
+    s = search
+    s.load(position)
+    s.begin(time.monotonic() + seconds, node_limit)
+    best = s.from_moves(res.continuation)
+    value = s.line_cost(best)
+    closed = False
+    try:
+        best, value = improve(s, best, value)
+        closed = True
+    except (Stop, KeyboardInterrupt):
+        s.path.clear()
+        s.load(position)
+        line = list(s.win_line)
+        if line and s.line_cost(line) < value:
+            best, value = line, s.line_cost(line)
+    moves = s.to_moves(best)
+    got = plan_waste(root, moves)
+    if got is None or got > res.value:  # never worse than the plan given
+        moves, got, closed = list(res.continuation), res.value, False
+    bound = max(res.bound or 0, min(s.root_bound(), got))
+    optimal = closed or got <= bound
+    if optimal:
+        bound = got
+    stats = dict(res.stats)
+    stats["resume"] = {"nodes": s.nodes, "bound_before": res.bound, "bound": bound,
+                       "value_before": res.value, "value": got}
+    plan = checked_plan(root, moves, "lns") if got < res.value else res.plan
+    return dataclasses.replace(res, plan=plan, value=got, optimal=optimal, bound=bound,
+                               continuation=list(moves), stats=stats)
+
+
+__all__ = ["FIRST_WINDOW_SECONDS", "LNS_SHARE", "LnsReport", "RESUME_SHARE", "improve_plan",
+           "lns_result", "plan_waste", "resume_proof"]

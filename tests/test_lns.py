@@ -84,9 +84,64 @@ def test_lns_result_keeps_the_answer_sound(deal: Deal) -> None:
         assert out.value == optimum == out.bound
 
 
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(deal=tiny_games(players=st.integers(1, 5)), slice_nodes=st.integers(1, 3000))
+def test_resume_proof_keeps_the_answer_sound(deal: Deal, slice_nodes: int) -> None:
+    """The search's proof resumed on an unproven win (the reference's first winning line,
+    bound 0), stopped after a few nodes or run to the end: a replayed win between the
+    optimum and the value given, a bound never above the optimum, optimal only at it."""
+    from solver.exhaustive import Search
+    from solver.lns import resume_proof
+    from solver.state import Switches
+
+    line = next(iter(winning_lines(deal, limit=1)), None)
+    if line is None:
+        return
+    value = plan_waste(deal, line)
+    _, optimum = reference_solve(deal, "waste")
+    assert value is not None and optimum is not None
+    res = SolveResult(WIN, "waste", deal, checked_plan(deal, line, "reference"), value, False, 0,
+                      continuation=list(line))
+    search = Search(deal, "waste", Switches(table_size=1 << 14), None, None)
+    out = resume_proof(res, search, 30.0, node_limit=slice_nodes)
+    assert out.plan is not None and plan_waste(deal, out.continuation) == out.value
+    assert out.value is not None and optimum <= out.value <= value
+    assert out.bound is not None and out.bound <= optimum
+    if out.optimal:
+        assert out.value == optimum == out.bound
+
+
 def test_solve_switch_off_has_no_lns_stats() -> None:
     from tests.strategies import random_tiny_game
 
     deal = random_tiny_game(random.Random(5))
     res = solve(deal, "waste", time_limit=5.0, lns=False)
     assert "lns" not in res.stats
+
+
+RUNG7 = ["rows=7", "values=10", "colours=3", "copies=2", "campfires=1", "bridges=4", "summits=4"]
+
+
+@pytest.mark.parametrize("flag", ["--lns", "--no-lns"])
+def test_cli_switch(flag: str) -> None:
+    """``ascent solve --objective waste`` runs LNS by default (``stats.lns``: what it did, or
+    why it was skipped) and not with ``--no-lns``; the plan printed replays with its value."""
+    import json
+
+    from click.testing import CliRunner
+
+    from cli.main import main
+    from model.records import Plan
+
+    args = ["solve", "--seed", "2", "--objective", "waste", "--time-limit", "1", "--json", flag]
+    for o in RUNG7:
+        args += ["--rules", o]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert ("lns" in data["stats"]) == (flag == "--lns")
+    if data["verdict"] == "win":
+        plan = Plan.from_json(data["plan"])
+        assert plan.deal is not None
+        assert plan_waste(plan.deal, plan.moves) == data["objective"]["value"]
