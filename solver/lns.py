@@ -23,7 +23,9 @@ The window's search is exact: when its bottom-up search closes, the suffix is pr
 whose suffix is proven optimal is not searched again until an earlier splice changes it.
 
 Switch: ``lns`` of :func:`solver.exhaustive.solve` (objective ``waste`` with a time limit:
-the last :data:`LNS_SHARE` of it), ``--lns/--no-lns`` of ``ascent solve``.
+the search gets the first half of it, LNS :data:`LNS_SHARE` with the search's own table,
+then :func:`resume_proof` :data:`RESUME_SHARE`: the search's proof from the start again, the
+cheaper plan as its incumbent), ``--lns/--no-lns`` of ``ascent solve``.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from model.game import WIN, Game
 from model.moves import Move
 from model.records import replay
 from solver.frontier import improve
-from solver.state import Stop, Switches
+from solver.state import Stop
 
 #: Share of a waste solve's time limit that LNS gets by default (the last part of it).
 LNS_SHARE = 0.3
@@ -46,7 +48,7 @@ LNS_SHARE = 0.3
 RESUME_SHARE = 0.2
 #: Seconds of the first round's window searches (doubled each round).
 FIRST_WINDOW_SECONDS = 0.25
-#: Transposition-table entries of the windows' search when none is given.
+#: Transposition-table entries of a search made for the windows alone (tests, scripts).
 WINDOW_TABLE = 1 << 18
 
 
@@ -115,16 +117,17 @@ def _window(s: Any, position: Game, suffix: list[Move], seconds: float
     return suffix, False
 
 
-def improve_plan(start: Deal | Game, moves: Sequence[Move], time_limit: float,
-                 bound: int | None = None, search: Any = None) -> tuple[list[Move], LnsReport]:
+def improve_plan(start: Deal | Game, moves: Sequence[Move], time_limit: float, search: Any,
+                 bound: int | None = None) -> tuple[list[Move], LnsReport]:
     """Make the winning plan ``moves`` from ``start`` cheaper (fewer cards out of the game)
     by large-neighbourhood search (see the module docstring), for at most ``time_limit``
     seconds (wall clock, about; one window's search may overrun its slice by a check
     interval). ``bound``: a proven lower bound on the waste from ``start``; the search stops
     when it is reached. ``search``: a :class:`solver.exhaustive.Search` of objective
-    ``waste`` started from ``start`` (or from a position the windows are reached from) whose
-    transposition table the windows reuse (its bounds are costs to go, true from any root);
-    by default one search of its own serves every window.
+    ``waste`` started from ``start`` (or from a position the windows are reached from): every
+    window loads it at its position and reuses its transposition table (its bounds are costs
+    to go, true from any root); the waste solve passes its own, a caller without one makes
+    ``Search(start, "waste", Switches(table_size=WINDOW_TABLE), None, None)``.
 
     Returns (the cheapest plan found, its :class:`LnsReport`). The plan returned is ``moves``
     itself or a plan that :mod:`model` replays as a win with fewer cards out; never worse.
@@ -136,10 +139,6 @@ def improve_plan(start: Deal | Game, moves: Sequence[Move], time_limit: float,
     if waste is None:
         raise ValueError("LNS needs a plan that the rules engine replays as a win")
     report = LnsReport(waste, waste)
-    if search is None:
-        from solver.exhaustive import Search
-
-        search = Search(start, "waste", Switches(table_size=WINDOW_TABLE), None, None)
     seconds = FIRST_WINDOW_SECONDS
     try:
         plan, waste = _rounds(start, plan, waste, deadline, bound, search, report, seconds)
@@ -201,7 +200,7 @@ def _waste_between(start: Deal | Game, plan: list[Move], i: int) -> int:
 
 
 
-def lns_result(res: Any, seconds: float, search: Any = None) -> Any:
+def lns_result(res: Any, seconds: float, search: Any) -> Any:
     """``res`` (a :class:`~solver.result.SolveResult` of objective ``waste``) with its plan
     improved by :func:`improve_plan` for at most ``seconds``, when it is a win not proven
     optimal (else ``res`` unchanged); ``search``: the search that produced ``res``, whose
@@ -224,7 +223,7 @@ def lns_result(res: Any, seconds: float, search: Any = None) -> Any:
         stats["lns"] = {"skipped": "no time left"}
         return dataclasses.replace(res, stats=stats)
     root: Deal | Game = res.start if res.start is not None else res.deal
-    moves, report = improve_plan(root, res.continuation, seconds, res.bound, search)
+    moves, report = improve_plan(root, res.continuation, seconds, search, res.bound)
     stats["lns"] = report.to_stats()
     if report.interrupted:
         stats["interrupted"] = True

@@ -15,11 +15,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from model.deal import Deal
-from solver.exhaustive import solve
-from solver.lns import improve_plan, lns_result, plan_waste
+from model.game import Game
+from solver.exhaustive import Search, solve
+from solver.lns import WINDOW_TABLE, improve_plan, lns_result, plan_waste
 from solver.result import WIN, SolveResult, checked_plan
+from solver.state import Switches
 from tests.reference import reference_solve, winning_lines
 from tests.strategies import random_position, tiny_games
+
+
+def window_search(start: Deal | Game) -> Search:
+    """A search of objective waste for the windows (as :func:`improve_plan` asks)."""
+    return Search(start, "waste", Switches(table_size=WINDOW_TABLE), None, None)
+
 
 FAST = settings(max_examples=40, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -39,7 +47,7 @@ def test_lns_plans_replay_and_are_never_worse(deal: Deal, steps: int, seed: int)
     assert start_waste is not None
     _, optimum = reference_solve(game, "waste")
     assert optimum is not None
-    moves, report = improve_plan(game, line, time_limit=2.0)
+    moves, report = improve_plan(game, line, 2.0, window_search(game))
     got = plan_waste(game, moves)
     assert got is not None, "an LNS plan the rules engine rejects"
     assert got == report.waste and report.start_waste == start_waste
@@ -55,7 +63,7 @@ def test_improve_plan_refuses_a_plan_that_does_not_win() -> None:
 
     deal = random_tiny_game(random.Random(3))
     with pytest.raises(ValueError):
-        improve_plan(deal, [], time_limit=1.0)
+        improve_plan(deal, [], 1.0, window_search(deal))
 
 
 @settings(max_examples=25, deadline=None,
@@ -73,7 +81,7 @@ def test_lns_result_keeps_the_answer_sound(deal: Deal) -> None:
     assert value is not None and optimum is not None
     res = SolveResult(WIN, "waste", deal, checked_plan(deal, line, "reference"), value, False, 0,
                       continuation=list(line))
-    out: SolveResult = lns_result(res, 2.0)
+    out: SolveResult = lns_result(res, 2.0, window_search(deal))
     assert out.verdict == WIN and out.plan is not None
     assert plan_waste(deal, out.continuation) == out.value
     assert list(out.plan.moves) == list(out.continuation)
@@ -91,9 +99,7 @@ def test_resume_proof_keeps_the_answer_sound(deal: Deal, slice_nodes: int) -> No
     """The search's proof resumed on an unproven win (the reference's first winning line,
     bound 0), stopped after a few nodes or run to the end: a replayed win between the
     optimum and the value given, a bound never above the optimum, optimal only at it."""
-    from solver.exhaustive import Search
     from solver.lns import resume_proof
-    from solver.state import Switches
 
     line = next(iter(winning_lines(deal, limit=1)), None)
     if line is None:
