@@ -751,6 +751,7 @@ def solve(
     progress: Callable[[dict], None] | None = None,
     beam_schedule: tuple[tuple[int, int], ...] = DEFAULT_BEAM_SCHEDULE,
     furthest: str = "bounded",
+    lns: bool = True,
     **switches,
 ) -> SolveResult:
     """Decide ``start`` with every card known; optionally find the optimal win.
@@ -777,6 +778,12 @@ def solve(
     ``off``. ``stats.best_progress_proven`` says whether the furthest line is proven;
     ``stats.nodes``/``seconds`` are the verdict's work and ``stats.furthest`` the furthest
     search's.
+    ``lns`` (objective ``waste`` with a time limit): the search gets the first half of the
+    time; where it has not proven its win optimal, :data:`solver.lns.LNS_SHARE` of the time
+    goes to the large-neighbourhood search of :mod:`solver.lns` (windows of the plan
+    re-optimised; ``stats["lns"]``: ``from`` → ``to`` cards) and the last
+    :data:`solver.lns.RESUME_SHARE` back to the search's proof, with the cheaper plan as
+    its incumbent and its table kept (:func:`solver.lns.resume_proof`; ``stats["resume"]``).
 
     Raises ``ValueError`` for an unknown objective, switch or furthest mode. Every returned
     plan has been replayed by :mod:`model` (:func:`solver.result.checked_plan`).
@@ -792,6 +799,17 @@ def solve(
         sw.table_size = table_entries_for(memory_limit_mb)
     if furthest not in FURTHEST_MODES:
         raise ValueError(f"unknown furthest mode {furthest!r}; valid: {', '.join(FURTHEST_MODES)}")
-    deadline = time.monotonic() + time_limit if time_limit is not None else None
+    t0 = time.monotonic()
+    use_lns = lns and objective == "waste" and time_limit is not None
+    from solver.lns import LNS_SHARE, RESUME_SHARE, lns_result, resume_proof
+
+    own = (time_limit * (1 - LNS_SHARE - RESUME_SHARE) if use_lns and time_limit is not None
+           else time_limit)
+    deadline = t0 + own if own is not None else None
     s = Search(start, objective, sw, deadline, node_limit, progress)
-    return s.run(beam_schedule, furthest)
+    res = s.run(beam_schedule, furthest)
+    if use_lns and time_limit is not None:
+        end = t0 + time_limit
+        res = lns_result(res, end - RESUME_SHARE * time_limit - time.monotonic(), s)
+        res = resume_proof(res, s, end - time.monotonic(), node_limit)
+    return res
