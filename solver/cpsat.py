@@ -767,11 +767,13 @@ def _add_hints(cm: CpsatModel, hint: Sequence[Move]) -> None:
     m.add_hint(cm.end, len(hint) - 1)
 
 
-def name_groups(deal: Deal, time_limit: float | None = None, seed: int = 0
-                ) -> tuple[list[str] | None, float, bool]:
+def name_groups(deal: Deal, time_limit: float | None = None, seed: int = 0,
+                work_limit: float | None = None) -> tuple[list[str] | None, float, bool]:
     """The rule groups of :data:`GROUPS` that a proof of ``deal``'s loss uses: the decide
     model (objective ``none``) with every group under an assumption, solved on one worker
-    (the only setting in which CP-SAT names them), at most ``time_limit`` seconds. Returns
+    (the only setting in which CP-SAT names them), at most ``time_limit`` seconds and
+    ``work_limit`` units of CP-SAT's deterministic time (``max_deterministic_time``: the
+    same work on any machine and load; ``None``: no cap). Returns
     the groups (CP-SAT's sufficient assumptions: enough for the proof, not always the fewest;
     empty when presolve closed the model without them), or ``None`` when the time ran out or
     a Ctrl-C/SIGTERM came first; the seconds; whether it was interrupted. Raises
@@ -783,6 +785,8 @@ def name_groups(deal: Deal, time_limit: float | None = None, seed: int = 0
     solver.parameters.random_seed = int(seed)
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = max(0.01, time_limit)
+    if work_limit is not None:
+        solver.parameters.max_deterministic_time = max(0.01, work_limit)
     status, interrupted = solve_interruptibly(solver, cm.model)
     seconds = round(time.perf_counter() - t, 3)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -791,6 +795,10 @@ def name_groups(deal: Deal, time_limit: float | None = None, seed: int = 0
         return None, seconds, interrupted
     return groups_of_proof(cm, solver), seconds, interrupted
 
+
+#: The naming solve's least work cap, in CP-SAT's deterministic time (about 5 s of one core
+#: of the development machine; naming a tiny deal's loss takes about 0.17).
+GROUP_WORK_MIN = 1.0
 
 #: Why CP-SAT does not start from a mid-game position.
 POSITION_UNSUPPORTED = ("CP-SAT's model starts from a deal's first move (an empty mountain, "
@@ -846,8 +854,9 @@ def solve_cpsat(
 
     A ``loss`` the exact model proves names the rule groups of :data:`GROUPS` that its proof
     uses, ``stats["groups"]`` (:func:`name_groups`: a second solve, of the decide model with
-    the groups under assumptions, on one worker, at most twice the first solve's seconds and
-    within the time limit; ``stats["group_seconds"]``; no ``groups`` when it ran out). The
+    the groups under assumptions, on one worker, at most twice the first solve's work in
+    CP-SAT's deterministic time (at least :data:`GROUP_WORK_MIN`) and within the time limit;
+    ``stats["group_seconds"]``; no ``groups`` when it ran out). The
     first solve has no assumptions: it is the model and search of :func:`build_model`'s
     default, whatever the objective and workers. ``groups=False`` skips the naming (a loss
     then costs one proof, not about two).
@@ -1040,12 +1049,12 @@ def _solve_stats(cm: CpsatModel, solver: cp_model.CpSolver, status: int, interru
 
 def _name_the_groups(stats: dict[str, Any], deal: Deal, solver: cp_model.CpSolver, seed: int,
                      clock: _Clock) -> None:
-    """After a proven loss, :func:`name_groups` within twice the proof's seconds and the time
-    left; adds ``group_seconds``, ``groups`` (unless it ran out) and ``interrupted``."""
-    cap = max(1.0, 2.0 * solver.wall_time)
-    limit = clock.left()
-    named, group_seconds, interrupted = name_groups(
-        deal, cap if limit is None else min(cap, limit), seed)
+    """After a proven loss, :func:`name_groups` within twice the proof's work in CP-SAT's
+    deterministic time (at least :data:`GROUP_WORK_MIN`; a cap in seconds would make the
+    names depend on the machine's speed and load) and the time left; adds
+    ``group_seconds``, ``groups`` (unless it ran out) and ``interrupted``."""
+    work = max(GROUP_WORK_MIN, 2.0 * solver.deterministic_time)
+    named, group_seconds, interrupted = name_groups(deal, clock.left(), seed, work_limit=work)
     stats["group_seconds"] = group_seconds
     if named is not None:
         stats["groups"] = named
@@ -1081,4 +1090,4 @@ def _win(cm: CpsatModel, solver: cp_model.CpSolver, status: int, objective: str,
 
 
 __all__ = ["GROUPS", "CpsatData", "CpsatModel", "UnsupportedRuleError", "build_model", "check_rules",
-           "groups_of_proof", "name_groups", "solve_cpsat"]
+           "GROUP_WORK_MIN", "groups_of_proof", "name_groups", "solve_cpsat"]

@@ -473,7 +473,8 @@ class Search(PVOrder, Beam, NodeLimits):
         """The wide beams of :data:`~solver.beam.WIDE_BEAM_SCHEDULE` (about 3 s
         and 6 M nodes on a standard solo deal in the core) on at most half of what is left
         of the node and time limits, so that a small ``node_limit`` still leaves the exact
-        search its share. Their share running out is not the run's stop; Ctrl-C is."""
+        search its share. Their share running out is not the run's stop; Ctrl-C, or the
+        run's own node or time limit running out with it, is."""
         saved = (self.deadline, self.node_limit)
         if self.node_limit is not None:
             self.node_limit = self.nodes + max(1, (self.node_limit - self.nodes) // 2)
@@ -486,9 +487,15 @@ class Search(PVOrder, Beam, NodeLimits):
         finally:
             self.deadline, self.node_limit = saved
             self.next_check = self.nodes + 1  # the run's own limits, checked at the next node
-        if self.stopped and not self.interrupted:
+        if self.stopped and not self.interrupted and not self._limits_reached():
             self.stopped = False  # the beams' share ran out, not the run's limits
         return best
+
+    def _limits_reached(self) -> bool:
+        """Whether the run's node limit or deadline has run out (a search started now would
+        count a node past the limit before its first check)."""
+        return ((self.node_limit is not None and self.nodes >= self.node_limit)
+                or (self.deadline is not None and time.monotonic() > self.deadline))
 
     def _decide(self, root: tuple, wide: bool) -> bool:
         """The exact search for a first win from the root (snapshot ``root``): True with

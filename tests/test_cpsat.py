@@ -130,3 +130,28 @@ def test_the_groups_are_named_in_a_second_solve_whatever_the_objective() -> None
     assert quick.verdict == "loss" and "groups" not in quick.stats
     with pytest.raises(ValueError, match="unknown rule group"):
         build_model(deal, "none", groups=["heights"])
+
+
+def test_the_naming_solve_is_capped_by_work_not_by_the_proofs_seconds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The naming solve's cap does not depend on the machine's speed or load: its only wall
+    limit is the run's time left (not a multiple of the proof's seconds, which a loaded
+    machine could exhaust while the naming solve waits for a core), and its own cap is
+    twice the proof's deterministic time (at least ``GROUP_WORK_MIN``)."""
+    import solver.cpsat as cpsat
+
+    calls: list[tuple[float | None, float | None]] = []
+    real = cpsat.name_groups
+
+    def recording(deal: Deal, time_limit: float | None = None, seed: int = 0,
+                  work_limit: float | None = None) -> tuple[list[str] | None, float, bool]:
+        calls.append((time_limit, work_limit))
+        more = {} if work_limit is None else {"work_limit": work_limit}
+        return real(deal, time_limit, seed, **more)
+
+    monkeypatch.setattr(cpsat, "name_groups", recording)
+    lost, decided = _first_loss()
+    assert calls and decided.stats["groups"]
+    time_limit, work_limit = calls[0]
+    assert time_limit is not None and time_limit > LIMIT / 2
+    assert work_limit is not None and work_limit >= cpsat.GROUP_WORK_MIN

@@ -5,9 +5,10 @@ the node count never passes the limit."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from model.cards import parse_cards
 from model.deal import Deal
 from model.records import replay
 from model.rules import RuleSet
@@ -26,9 +27,18 @@ def test_bound_after_a_node_limit_is_the_start_positions() -> None:
     assert res.bound is not None and res.bound <= exact.value
 
 
+# Regression: the wide beams' share of the node limit (1 node here) ran out together with
+# the run's own limit, the run went on into the DFS and counted node 337 of 336.
+BEAMS_END_AT_THE_LIMIT = Deal.from_decks(
+    [parse_cards("3r 1r 4r 1g 2r 3g S 4g 2g")],
+    RuleSet(preset="tiny", rows=2, values=4, colours=2, copies=1, campfires=0, bridges=0,
+            summits=1, hand_size=3))
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deal=tiny_games(), objective=st.sampled_from(["waste", "turns"]),
        limit=st.integers(min_value=1, max_value=400))
+@example(deal=BEAMS_END_AT_THE_LIMIT, objective="waste", limit=336)
 def test_limits_never_overclaim(deal: Deal, objective: str, limit: int) -> None:
     verdict, value = reference_solve(deal, objective)
     res = solve(deal, objective, node_limit=limit)
