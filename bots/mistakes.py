@@ -26,10 +26,23 @@ then a 95 % interval over the whole sequence.
 
 **The marks,** on lichess's scale of the drop in the chance to win (its win-percentage
 thresholds: 5, 10 and 15 points): ``inaccuracy`` (drop ≥ 5 points), ``mistake`` (≥ 10),
-``blunder`` (≥ 15) — and only when the interval's lower end is above 0. ``sure`` is how sure
-the mark is: one minus the one-sided exact McNemar p-value of the discordant worlds (the
-worlds won after one move and lost after the other; :func:`sureness`), e.g. 0.99 when only
-1 % of worlds-by-chance would favour the alternative this much.
+``blunder`` (≥ 15) — and only when the interval's lower end is above 0. That is the mark of
+the decision *alone* (:attr:`Comparison.mark`).
+
+**The p-value** of a decision (:attr:`Comparison.p_value`) tests "the alternative wins no
+more often than the move played": at each look, the one-sided exact McNemar p-value of the
+discordant worlds (the worlds won after one move and lost after the other;
+:func:`mcnemar_p`); the smallest over the looks made, times the K looks the cap allows
+(Bonferroni over the looks, as for the interval), capped at 1. It is a valid p-value however
+the comparison stopped: P(some look's p ≤ α/K) ≤ K · α/K under the null, and the looks not
+made only make the minimum larger. ``sure`` = 1 − that p-value.
+
+**The game-wide control** (:func:`bh_qvalues`): a review compares some 45 decisions, so
+about 1 in 40 equal decisions would be marked by chance. Benjamini and Hochberg's step-up
+procedure (1995, *J. R. Stat. Soc. B* 57:289) over the p-values of the decisions compared
+in a game gives each its q-value; keeping the marks with q ≤ :data:`FDR_LEVEL` keeps the
+expected share of false marks among the marks at most 5 % (the decisions' worlds are drawn
+independently, so the p-values are independent given the game: BH's condition).
 
 **The evaluator** is one small pluggable function (:data:`WorldEvaluator`): given a world,
 the moves and a seed, whether each move wins the world. :func:`playout_evaluator` gives the
@@ -40,6 +53,8 @@ strong silent bot ``best`` in every seat, each seat seeing only its own observat
 (-1.0, 1.0)
 >>> mark_of(0.12, (0.02, 0.2)), mark_of(0.12, (-0.01, 0.2)), mark_of(0.03, (0.01, 0.05))
 ('mistake', None, None)
+>>> [round(q, 4) for q in bh_qvalues([0.01, 0.04, 0.03, 0.5])]
+[0.04, 0.0533, 0.0533, 0.5]
 """
 
 from __future__ import annotations
@@ -66,6 +81,8 @@ MARK_SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 LEVEL = 0.95
 FIRST_WORLDS = 16
 CAP_WORLDS = 256
+#: the game-wide false discovery rate of the marks (Benjamini–Hochberg)
+FDR_LEVEL = 0.05
 
 #: ``evaluate(world, moves, seed) -> [won after moves[0], won after moves[1], …]``: each move
 #: played in ``world`` (the mover to move) and the world played on to its end with the
@@ -129,20 +146,48 @@ def paired_interval(both: int, alt_only: int, played_only: int, neither: int,
     return max(-1.0, lo), min(1.0, hi)
 
 
+def mcnemar_p(alt_only: int, played_only: int) -> float:
+    """The one-sided exact McNemar p-value that the alternative wins more often:
+    P(X ≥ ``alt_only``) for X ~ Binomial(``alt_only + played_only``, ½) (the discordant
+    worlds split evenly if both moves were as good). 1.0 with no world won by the
+    alternative alone.
+
+    >>> mcnemar_p(6, 0), mcnemar_p(0, 3)
+    (0.015625, 1.0)
+    """
+    if alt_only <= 0:
+        return 1.0
+    m = alt_only + played_only
+    return sum(math.comb(m, k) for k in range(alt_only, m + 1)) / 2 ** m
+
+
 def sureness(alt_only: int, played_only: int) -> float:
-    """How sure it is that the alternative wins more often: 1 − the one-sided exact McNemar
-    p-value, P(X ≥ ``alt_only``) for X ~ Binomial(``alt_only + played_only``, ½) (the
-    discordant worlds split evenly if both moves were as good). 0.0 with no world won by
-    the alternative alone.
+    """How sure it is that the alternative wins more often, from one look: 1 −
+    :func:`mcnemar_p`. 0.0 with no world won by the alternative alone.
 
     >>> round(sureness(6, 0), 4), round(sureness(3, 3), 4)
     (0.9844, 0.3438)
     """
-    m = alt_only + played_only
-    if alt_only <= 0:
-        return 0.0
-    tail = sum(math.comb(m, k) for k in range(alt_only, m + 1)) / 2 ** m
-    return 1.0 - tail
+    return 0.0 if alt_only <= 0 else 1.0 - mcnemar_p(alt_only, played_only)
+
+
+def bh_qvalues(p_values: Sequence[float]) -> list[float]:
+    """Benjamini–Hochberg q-values (adjusted p-values, 1995) of ``p_values``, in their order:
+    with the p-values sorted p₍₁₎ ≤ … ≤ p₍ₘ₎, q₍ᵢ₎ = min over j ≥ i of m·p₍ⱼ₎ / j, capped at
+    1. The hypotheses with q ≤ α are exactly those BH's step-up procedure rejects at false
+    discovery rate α; q is monotone in p. ``[]`` for no p-value. Raises ``ValueError`` for a
+    p-value outside [0, 1]."""
+    m = len(p_values)
+    if any(not 0.0 <= p <= 1.0 for p in p_values):
+        raise ValueError("p-values must lie in [0, 1]")
+    order = sorted(range(m), key=lambda i: p_values[i])
+    q = [1.0] * m
+    running = 1.0
+    for rank in range(m, 0, -1):
+        i = order[rank - 1]
+        running = min(running, m * p_values[i] / rank)
+        q[i] = running
+    return q
 
 
 def mark_of(drop: float, interval: tuple[float, float]) -> str | None:
@@ -194,6 +239,9 @@ class Comparison:
     interval: tuple[float, float] = (-1.0, 1.0)
     stopped: str = "cap"
     seconds: float = 0.0
+    looks_allowed: int = 1
+    looks_made: int = 0
+    p_looks: float = 1.0
 
     @property
     def worlds(self) -> int:
@@ -217,9 +265,17 @@ class Comparison:
         return mark_of(self.drop, self.interval)
 
     @property
+    def p_value(self) -> float:
+        """The decision's p-value, adjusted for its sequential looks (module docstring):
+        ``min(1, looks_allowed × smallest McNemar p over the looks)`` (the counts now are
+        those of the last look, so they count as a look)."""
+        p = min(self.p_looks, mcnemar_p(self.alt_only, self.played_only))
+        return min(1.0, self.looks_allowed * p)
+
+    @property
     def sure(self) -> float:
-        """:func:`sureness` of the alternative being better (0 to 1)."""
-        return sureness(self.alt_only, self.played_only)
+        """How sure the alternative is better, this decision alone: 1 − :attr:`p_value`."""
+        return 1.0 - self.p_value
 
     def add(self, alt_won: bool, played_won: bool) -> None:
         """Count one world's pair of outcomes."""
@@ -233,9 +289,12 @@ class Comparison:
             self.neither += 1
 
     def to_json(self) -> dict[str, Any]:
-        """``{"mark", "sure", "drop", "interval", "worlds", "alternative", "chance_played",
-        "chance_alternative", "discordant": [alt_only, played_only], "stopped"}``."""
-        return {"mark": self.mark, "sure": round(self.sure, 4), "drop": round(self.drop, 4),
+        """``{"mark", "sure", "p_value", "looks": [made, allowed], "drop", "interval",
+        "worlds", "alternative", "chance_played", "chance_alternative", "discordant":
+        [alt_only, played_only], "stopped"}``: ``mark``, ``sure`` and ``p_value`` are this
+        decision's alone (before any game-wide control); ``p_value`` unrounded."""
+        return {"mark": self.mark, "sure": round(self.sure, 4), "p_value": self.p_value,
+                "looks": [self.looks_made, self.looks_allowed], "drop": round(self.drop, 4),
                 "interval": [round(x, 4) for x in self.interval], "worlds": self.worlds,
                 "alternative": self.alternative.to_json(),
                 "chance_played": round(self.chance_played, 4),
@@ -277,7 +336,7 @@ def compare_moves(observation: Observation, played: Move, alternative: Move,
     z = look_z(len(plan))
     evaluate = evaluate or playout_evaluator("greedy")
     rng = random.Random(f"mistakes/{seed}")
-    c = Comparison(played, alternative)
+    c = Comparison(played, alternative, looks_allowed=len(plan))
     if played == alternative:
         c.interval, c.stopped = (0.0, 0.0), "small"
         return c
@@ -287,6 +346,8 @@ def compare_moves(observation: Observation, played: Move, alternative: Move,
             alt_won, played_won = evaluate(world, [alternative, played], rng.getrandbits(31))
             c.add(alt_won, played_won)
         why = decide(c, z)
+        c.looks_made += 1
+        c.p_looks = min(c.p_looks, mcnemar_p(c.alt_only, c.played_only))
         if why is not None:
             c.stopped = why
             break

@@ -23,8 +23,13 @@ until the 95 % interval of the drop is clear of 0 or below 5 points, or ``paired
 worlds; fresh worlds, because the alternative was picked as the best of the screen and
 would look better than it is in the worlds that picked it. A decision is marked
 ``inaccuracy``, ``mistake`` or ``blunder`` (lichess's 5 / 10 / 15 points of the chance to
-win) only when the interval's lower end is above 0, with how sure the mark is
-(:mod:`bots.mistakes`). The worlds are played on by the estimator's policy
+win) alone when the interval's lower end is above 0 (:mod:`bots.mistakes`). **Game-wide**
+(``fdr=True``, the default), a mark is then kept only when it survives Benjamini–Hochberg
+at 5 % false discoveries over every decision compared in the game
+(:func:`apply_game_fdr`): each decision's p-value is the one-sided exact McNemar p-value,
+the smallest over its looks times the looks its cap allows (:attr:`bots.mistakes.Comparison.
+p_value`), and its q-value its BH-adjusted p-value; ``sure`` is 1 − q (1 − p with
+``fdr=False``). The worlds are played on by the estimator's policy
 (:func:`bots.mistakes.playout_evaluator`). With
 ``open_hand`` the game is also analysed with every card known (:func:`solver.analysis.
 analyse`): whether the deal was winnable, the open-hand losing move and why the position
@@ -50,10 +55,12 @@ from typing import Any, Callable, Sequence
 from bots.advice import ESTIMATOR_TEXT, ESTIMATORS, MoveChance, advise, rated_moves
 from bots.mistakes import (
     CAP_WORLDS,
+    FDR_LEVEL,
     FIRST_WORLDS,
     MARK_SIGNS,
     Comparison,
     WorldEvaluator,
+    bh_qvalues,
     compare_moves,
     playout_evaluator,
 )
@@ -74,7 +81,9 @@ OPEN_HAND_SECONDS = 1.0
 class MoveReview:
     """One move of a reviewed game (``index`` from 1, the ``player`` 1-based, the ``move``
     and its ``text``): the three rated moves of the position before it (:mod:`bots.review`
-    docstring); ``worlds`` played per rated move."""
+    docstring); ``worlds`` played per rated move; ``paired``: the comparison with the best
+    alternative (or ``None``: not tested); ``q_value``: its Benjamini–Hochberg q-value over
+    the game (:func:`apply_game_fdr`); ``fdr``: whether the mark must survive it."""
 
     index: int
     player: int
@@ -86,11 +95,34 @@ class MoveReview:
     bot_move: Move
     worlds: int
     paired: Comparison | None = None
+    q_value: float | None = None
+    fdr: bool = True
+
+    @property
+    def mark_alone(self) -> str | None:
+        """The decision's own mark (:attr:`bots.mistakes.Comparison.mark`), before the
+        game-wide control."""
+        return self.paired.mark if self.paired is not None else None
 
     @property
     def mark(self) -> str | None:
-        """``inaccuracy``, ``mistake``, ``blunder`` (:mod:`bots.mistakes`) or ``None``."""
-        return self.paired.mark if self.paired is not None else None
+        """``inaccuracy``, ``mistake``, ``blunder`` or ``None``: :attr:`mark_alone`, kept
+        with ``fdr`` only when the q-value is at most :data:`bots.mistakes.FDR_LEVEL`."""
+        if self.mark_alone is None:
+            return None
+        if self.fdr and (self.q_value is None or self.q_value > FDR_LEVEL):
+            return None
+        return self.mark_alone
+
+    @property
+    def sure(self) -> float | None:
+        """How sure the alternative is better: 1 − q with ``fdr`` (once the q-value is
+        known), else 1 − the decision's p-value; ``None`` when not tested."""
+        if self.paired is None:
+            return None
+        if self.fdr and self.q_value is not None:
+            return 1.0 - self.q_value
+        return self.paired.sure
 
     @property
     def drop(self) -> float:
@@ -113,8 +145,11 @@ class MoveReview:
                 "chance_best": round(self.best.chance, 4), "interval_best": iv(self.best),
                 "best_move": self.best.move.to_json(), "drop": round(self.drop, 4),
                 "cards_out_after": round(self.after.cards_out, 2), "worlds": self.worlds,
-                "mark": self.mark,
-                "sure": round(self.paired.sure, 4) if self.paired is not None else None,
+                "tested": self.paired is not None, "mark": self.mark,
+                "sure": None if self.sure is None else round(self.sure, 4),
+                "p_value": self.paired.p_value if self.paired is not None else None,
+                "q_value": self.q_value, "mark_alone": self.mark_alone,
+                "mark_survived": None if self.mark_alone is None else self.mark is not None,
                 "paired": self.paired.to_json() if self.paired is not None else None}
 
 
@@ -125,7 +160,8 @@ class GameReview:
     and ``bot``, ``open_hand`` (``None`` unless asked: ``winnable`` (the start's open-hand
     verdict: ``win``, ``loss`` or ``unknown``), ``losing_move`` (1-based or ``None``),
     ``best_instead``, ``reason``), ``outcome`` (``win``, ``loss`` or ``None`` mid-game),
-    ``complete`` (every move reviewed: ``False`` after an interrupt) and ``stats``."""
+    ``complete`` (every move reviewed: ``False`` after an interrupt), ``stats`` and ``fdr``
+    (the marks are kept by the game-wide control: :func:`apply_game_fdr`)."""
 
     players: int
     moves: list[MoveReview]
@@ -135,6 +171,7 @@ class GameReview:
     outcome: str | None
     complete: bool
     stats: dict[str, Any] = field(default_factory=dict)
+    fdr: bool = True
 
     @property
     def costly(self) -> list[MoveReview]:
@@ -142,8 +179,14 @@ class GameReview:
         return sorted((m for m in self.moves if m.costly), key=lambda m: (-m.drop, m.index))
 
     @property
+    def removed(self) -> list[MoveReview]:
+        """The decisions marked alone whose mark the game-wide control removed."""
+        return [m for m in self.moves if m.mark_alone and not m.mark]
+
+    @property
     def marked(self) -> list[MoveReview]:
-        """The marked decisions (:attr:`MoveReview.mark`), biggest paired drop first."""
+        """The marked decisions (:attr:`MoveReview.mark`: with ``fdr``, the surviving
+        marks only), biggest paired drop first."""
         return sorted((m for m in self.moves if m.mark and m.paired is not None),
                       key=lambda m: (-m.paired.drop, m.index))  # type: ignore[union-attr]
 
@@ -151,25 +194,32 @@ class GameReview:
         """``{"players", "bot", "estimator", "estimator_text", "outcome", "complete",
         "moves": [{"index", "player", "move", "text", "chance_before", "interval_before",
         "bot_move", "chance_after", "interval_after", "chance_best", "interval_best",
-        "best_move", "drop", "cards_out_after", "worlds", "mark", "sure", "paired": {"mark",
-        "sure", "drop", "interval", "worlds", "alternative", "chance_played",
+        "best_move", "drop", "cards_out_after", "worlds", "tested", "mark", "sure",
+        "p_value", "q_value", "mark_alone", "mark_survived", "paired": {"mark", "sure",
+        "p_value", "looks", "drop", "interval", "worlds", "alternative", "chance_played",
         "chance_alternative", "discordant", "stopped"} | null}, …], "costly": [index, …]
-        (biggest drops first), "marks": [{"index", "mark", "sign", "sure", "drop",
-        "interval", "worlds", "alternative"}, …] (biggest paired drop first), "open_hand":
-        {"winnable", "losing_move", "best_instead", "reason"} | null, "stats"}``. Chances
-        are shares in 0..1."""
+        (biggest drops first), "fdr", "marks": [{"index", "mark", "sign", "sure", "p_value",
+        "q_value", "drop", "interval", "worlds", "alternative"}, …] (biggest paired drop
+        first), "open_hand": {"winnable", "losing_move", "best_instead", "reason"} | null,
+        "stats"}``. Chances are shares in 0..1. A move's ``tested``: it was compared;
+        ``p_value``: its p-value adjusted for its looks; ``q_value``: its BH q-value over the
+        game (both ``null`` untested); ``mark_alone``: the mark of the decision alone;
+        ``mark_survived``: whether that mark is kept (``null`` without one); ``mark`` and
+        ``sure`` (1 − q, or 1 − p with ``fdr`` off) are the review's. The ``paired`` part
+        is the decision alone."""
         marks = []
         for m in self.marked:
             p = m.paired
-            assert p is not None and m.mark is not None
+            assert p is not None and m.mark is not None and m.sure is not None
             marks.append({"index": m.index, "mark": m.mark, "sign": MARK_SIGNS[m.mark],
-                          "sure": round(p.sure, 4), "drop": round(p.drop, 4),
+                          "sure": round(m.sure, 4), "p_value": p.p_value,
+                          "q_value": m.q_value, "drop": round(p.drop, 4),
                           "interval": [round(x, 4) for x in p.interval], "worlds": p.worlds,
                           "alternative": p.alternative.to_json()})
         return {"players": self.players, "bot": self.bot, "estimator": self.estimator,
                 "estimator_text": ESTIMATOR_TEXT[self.estimator], "outcome": self.outcome,
                 "complete": self.complete, "moves": [m.to_json() for m in self.moves],
-                "costly": [m.index for m in self.costly], "marks": marks,
+                "costly": [m.index for m in self.costly], "fdr": self.fdr, "marks": marks,
                 "open_hand": self.open_hand, "stats": self.stats}
 
 
@@ -178,7 +228,7 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "best",
                 progress: Callable[[int, int], None] | None = None, open_hand: bool = True,
                 estimator: str = "greedy", candidates: int = 4, seed: int = 0,
                 workers: int = 1, marks: bool = True,
-                paired_cap: int = CAP_WORLDS) -> GameReview:
+                paired_cap: int = CAP_WORLDS, fdr: bool = True) -> GameReview:
     """Review the game of ``moves`` played from ``start`` (a deal or a fully known position).
 
     Each position gets ``worlds`` sampled worlds per rated move (fewer when the best move
@@ -188,7 +238,9 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "best",
     how a world is played on; ``candidates``: the greedy's best K also rated; ``workers``:
     processes reviewing positions side by side (1: this process); ``marks``: compare the
     move played with the best alternative in paired worlds and mark the mistakes (module
-    docstring), up to ``paired_cap`` worlds a decision. The answer does not depend
+    docstring), up to ``paired_cap`` worlds a decision; ``fdr``: keep only the marks that
+    survive the game-wide control (:func:`apply_game_fdr`; ``False``: each decision
+    alone, for comparison). The answer does not depend
     on ``workers`` (each position's worlds come from ``seed`` and its index).
     ``progress(done, total)`` is called as moves are reviewed. A ``KeyboardInterrupt`` ends
     the review with the moves reviewed so far (``complete=False``; no open-hand verdicts).
@@ -227,6 +279,7 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "best",
     reviewed = [found[i] for i in sorted(found)]
     if complete and len(reviewed) != len(moves):  # pragma: no cover - a worker's answer lost
         complete = False
+    apply_game_fdr(reviewed, fdr)  # over the decisions compared (so far, if interrupted)
     seconds = time.monotonic() - t0
     verdicts = None
     if open_hand and complete:
@@ -234,11 +287,30 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "best",
     last = games[-1]
     return GameReview(
         players=last.players, moves=reviewed, estimator=estimator, bot=bot,
-        open_hand=verdicts, outcome=last.outcome(), complete=complete,
+        open_hand=verdicts, outcome=last.outcome(), complete=complete, fdr=fdr,
         stats={"seconds": round(time.monotonic() - t0, 3), "review_seconds": round(seconds, 3),
                "worlds_per_move": worlds, "candidates": candidates, "workers": workers,
                "paired_cap": paired_cap if marks else 0,
-               "paired_worlds": sum(m.paired.worlds for m in reviewed if m.paired)})
+               "paired_worlds": sum(m.paired.worlds for m in reviewed if m.paired),
+               "fdr": fdr, "fdr_level": FDR_LEVEL,
+               "compared": sum(1 for m in reviewed if m.paired is not None),
+               "marks_alone": sum(1 for m in reviewed if m.mark_alone),
+               "marks": sum(1 for m in reviewed if m.mark)})
+
+
+def apply_game_fdr(reviewed: Sequence[MoveReview], fdr: bool = True) -> None:
+    """Give every compared decision of ``reviewed`` (those with a ``paired`` comparison) its
+    Benjamini–Hochberg q-value (:func:`bots.mistakes.bh_qvalues`) over the p-values of all
+    of them (:attr:`bots.mistakes.Comparison.p_value`: one-sided exact McNemar, the
+    smallest over the looks times the looks allowed), and set each move's ``fdr``: with it,
+    a decision's mark is kept only when its q is at most :data:`bots.mistakes.FDR_LEVEL`
+    (5 % false discoveries among the game's marks). Moves not compared get no q-value."""
+    tested = [m for m in reviewed if m.paired is not None]
+    qs = bh_qvalues([m.paired.p_value for m in tested])  # type: ignore[union-attr]
+    for m, q in zip(tested, qs):
+        m.q_value = q
+    for m in reviewed:
+        m.fdr = fdr
 
 
 def _silent_bot(bot: str, seed: int):
@@ -371,17 +443,18 @@ def plot_review(review: GameReview, path: str | os.PathLike, fmt: str | None = N
         colours = {"inaccuracy": "goldenrod", "mistake": "darkorange", "blunder": "crimson"}
         for m in review.marked:
             p = m.paired
-            assert p is not None and m.mark is not None
+            assert p is not None and m.mark is not None and m.sure is not None
             y = 100 * m.after.chance
             ax.plot([m.index], [y], "o", ms=9, mfc="none", mec=colours[m.mark], mew=1.6)
-            sure = ">99.9%" if p.sure > 0.999 else f"{100 * p.sure:.1f}%"
+            sure = ">99.9%" if m.sure > 0.999 else f"{100 * m.sure:.1f}%"
             ax.annotate(f"{MARK_SIGNS[m.mark]} {100 * p.drop:.0f} pts, {sure} sure",
                         (m.index, y), textcoords="offset points", xytext=(0, 10), ha="center",
                         fontsize=7, color=colours[m.mark])
         for name, colour in colours.items():
             if any(m.mark == name for m in review.marked):
                 ax.plot([], [], "o", mfc="none", mec=colour, label=f"{name} "
-                        f"{MARK_SIGNS[name]} (paired worlds, interval above 0)")
+                        f"{MARK_SIGNS[name]} (paired worlds, interval above 0"
+                        + (", game-wide q ≤ 5 %)" if review.fdr else ")"))
         oh = review.open_hand
         if oh and oh.get("losing_move"):
             ax.axvline(oh["losing_move"], color="grey", ls="--", lw=1,

@@ -50,18 +50,24 @@ def _pct(x: float) -> str:
 @click.option("--paired-cap", type=COUNT, default=256, show_default=True, metavar="N",
               help="At most N paired worlds a decision (looks at 16, 32, 64, ... worlds; it "
                    "stops once the interval is clear of 0 or below 5 points).")
+@click.option("--marks-fdr/--no-marks-fdr", "fdr", default=True, show_default=True,
+              help="Keep only the marks that survive Benjamini-Hochberg at 5 % false "
+                   "discoveries over every decision compared in the game (each decision's "
+                   "one-sided exact McNemar p-value, adjusted for its looks); \"sure\" is "
+                   "then 1 - q. --no-marks-fdr judges each decision alone (sure = 1 - p).")
 @click.option("--seed", "bot_seed", type=int, default=0, show_default=True,
               help="Seed of the sampled worlds (the review is repeatable).")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"players", "moves": [{"index", "player", "move", "chance_before", '
                    '"interval_before", "chance_after", "chance_best", "best_move", "drop", '
-                   '"mark", "sure", "paired"}, ...], "costly", "marks": [{"index", "mark", '
-                   '"sign", "sure", "drop", "interval", "worlds", "alternative"}, ...], '
-                   '"open_hand", "stats"} as JSON.')
+                   '"tested", "mark", "sure", "p_value", "q_value", "mark_alone", '
+                   '"mark_survived", "paired"}, ...], "costly", "fdr", "marks": [{"index", '
+                   '"mark", "sign", "sure", "p_value", "q_value", "drop", "interval", '
+                   '"worlds", "alternative"}, ...], "open_hand", "stats"} as JSON.')
 @click.option("--quiet", is_flag=True, help="No progress on standard error.")
 def review(record: str, worlds: int, estimator: str, candidates: int, time_limit: float | None,
            open_hand: bool, plot_path: str | None, workers: int, marks: bool, paired_cap: int,
-           bot_seed: int, as_json: bool, quiet: bool) -> None:
+           fdr: bool, bot_seed: int, as_json: bool, quiet: bool) -> None:
     """Review a played game (PLAN: a game record, or - for standard input) from the
     players' point of view: at every move, from what the mover could see (ruling V1), the
     win chance before it (playing on as the strong bot would), after the move played, and
@@ -76,8 +82,10 @@ def review(record: str, worlds: int, estimator: str, candidates: int, time_limit
     the screen are played in the same fresh worlds with the same partners' play, until the
     95 % interval of the drop (paired worlds, Newcombe's interval) is clear of 0 or below 5
     points; a drop of 5 / 10 / 15 points whose interval lies above 0 is an inaccuracy (?!),
-    a mistake (?) or a blunder (??), and "sure" is one minus the one-sided exact McNemar
-    p-value of the worlds won by one move only. Beside it, the open-hand verdicts of
+    a mistake (?) or a blunder (??). Each decision's p-value is the one-sided exact McNemar
+    p-value of the worlds won by one move only (the smallest over its looks, times the
+    looks allowed); a mark is kept only when it survives Benjamini-Hochberg at 5 % over the
+    game's compared decisions, and "sure" is one minus its q-value. Beside it, the open-hand verdicts of
     ascent analyse: whether the deal was winnable with every card known, and the move after
     which it no longer was.
 
@@ -107,7 +115,7 @@ def review(record: str, worlds: int, estimator: str, candidates: int, time_limit
         r = review_game(plan.start, plan.moves, worlds=worlds, time_limit=time_limit,
                         progress=progress, open_hand=open_hand, estimator=estimator,
                         candidates=candidates, seed=bot_seed, workers=workers, marks=marks,
-                        paired_cap=paired_cap)
+                        paired_cap=paired_cap, fdr=fdr)
     except IllegalMoveError as exc:  # pragma: no cover - replayed above
         raise CliError(f"{name}: {exc}") from None
     plot_error = None
@@ -149,7 +157,7 @@ def _print_review(r) -> None:
     costly = {m.index for m in r.costly}
     oh = r.open_hand or {}
     for m in r.moves:
-        named = f"{MARK_SIGNS[m.mark]} {_sure(m.paired.sure)} sure" if m.mark else ""
+        named = f"{MARK_SIGNS[m.mark]} {_sure(m.sure)} sure" if m.mark else ""
         mark = "◀ costly" if m.index in costly else ""
         if oh.get("losing_move") == m.index:
             mark = (mark + " · " if mark else "") + "open-hand losing move"
@@ -157,18 +165,24 @@ def _print_review(r) -> None:
                       _pct(m.best.chance), f"{100 * m.drop:+.0f}" if m.drop else "0", named, mark)
     out.print(table)
     if r.marked:
-        out.print(Text("The mistakes named (paired worlds, 95 % interval of the drop):",
-                       style="bold"))
+        out.print(Text("The mistakes named (paired worlds, 95 % interval of the drop"
+                       + (", kept game-wide):" if r.fdr else "):"), style="bold"))
         for m in r.marked:
             p = m.paired
             out.print(f"  move {m.index} ({m.text}): {m.mark} {MARK_SIGNS[m.mark]} −"
                       f"{100 * p.drop:.0f} points [{100 * p.interval[0]:.0f}, "
                       f"{100 * p.interval[1]:.0f}] against {p.alternative} "
                       f"({_pct(p.chance_played)} vs {_pct(p.chance_alternative)}, "
-                      f"{p.worlds} worlds), {_sure(p.sure)} sure")
+                      f"{p.worlds} worlds), {_sure(m.sure)} sure")
     elif any(m.paired is not None for m in r.moves):
         out.print("No mistake named: no paired drop of 5 points or more had its interval "
-                  "above 0.")
+                  "above 0" + (" and survived the game-wide control." if r.fdr else "."))
+    if r.fdr and r.removed:
+        out.print(Text(f"{len(r.removed)} mark(s) of a decision alone did not survive the "
+                       f"game-wide control (Benjamini-Hochberg, 5 % false discoveries over "
+                       f"{r.stats.get('compared', 0)} compared decisions): move"
+                       f"{'s' if len(r.removed) > 1 else ''} "
+                       + ", ".join(str(m.index) for m in r.removed) + ".", style="dim"))
     if r.costly:
         out.print(Text("The costly decisions, biggest drop first:", style="bold"))
         for m in r.costly[:5]:
