@@ -60,6 +60,8 @@ class Switches:
     bridge_costs: bool = True  # the waste bound counts the Bridges' least replacement costs
     # objective none with a time limit: the CP-SAT loss model where the search stalls
     loss_model: bool = True
+    # waste: the root's bound also takes every row's least next step (solver.stepbound)
+    step_bound: bool = True
 
 
 class Stop(Exception):
