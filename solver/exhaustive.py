@@ -655,6 +655,11 @@ class Search(PVOrder, Beam, NodeLimits):
         return static_reason(root) or search_reason(root, stats)
 
 
+#: With ``lns`` (objective ``waste`` and a time limit): the share of the time limit left to
+#: :func:`solver.lns.improve_by_lns` when the search has not proven the optimum.
+LNS_SHARE = 0.25
+
+
 def solve(
     start: Deal | Game,
     objective: str = "none",
@@ -680,7 +685,11 @@ def solve(
     the proven ``bound`` when a win was found). ``memory_limit_mb`` caps the transposition
     table (counted at 200 bytes an entry); a full table drops its older half. ``switches``:
     ``transposition``, ``dominance``, ``bounds``, ``window_players``, ``deepening``, ``pv_order``
-    (bools; see :mod:`solver.windows`, :mod:`solver.frontier`) and ``table_size`` (entries).
+    (bools; see :mod:`solver.windows`, :mod:`solver.frontier`), ``step_bound``
+    (:mod:`solver.stepbound`), ``lns`` (waste with a time limit: the search gets
+    ``1 - LNS_SHARE`` of it and, unless it proved the optimum, :mod:`solver.lns` re-solves
+    the best plan's suffixes in the rest; ``stats["lns"]`` says what it found) and
+    ``table_size`` (entries).
     ``progress``: called about twice a second with the stats dict. ``beam_schedule``: the
     heuristic phase, pairs (beam width, ways to pay kept per placement; 0 = all), run in
     order until one wins (for ``waste``/``turns``: all run, each only keeping better wins).
@@ -705,6 +714,14 @@ def solve(
         sw.table_size = table_entries_for(memory_limit_mb)
     if furthest not in FURTHEST_MODES:
         raise ValueError(f"unknown furthest mode {furthest!r}; valid: {', '.join(FURTHEST_MODES)}")
-    deadline = time.monotonic() + time_limit if time_limit is not None else None
+    t0 = time.monotonic()
+    use_lns = sw.lns and objective == "waste" and time_limit is not None
+    search_time = time_limit * (1 - LNS_SHARE) if use_lns and time_limit is not None else time_limit
+    deadline = t0 + search_time if search_time is not None else None
     s = Search(start, objective, sw, deadline, node_limit, progress)
-    return s.run(beam_schedule, furthest)
+    res = s.run(beam_schedule, furthest)
+    if use_lns and time_limit is not None and not s.interrupted:
+        from solver.lns import improve_by_lns
+
+        res = improve_by_lns(start, res, time_limit - (time.monotonic() - t0))
+    return res

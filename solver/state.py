@@ -62,6 +62,8 @@ class Switches:
     loss_model: bool = True
     # waste: the root's bound also takes every row's least next step (solver.stepbound)
     step_bound: bool = True
+    # waste with a time limit: a quarter of it re-solves the best plan's suffixes (solver.lns)
+    lns: bool = True
 
 
 class Stop(Exception):
