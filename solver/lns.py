@@ -52,7 +52,10 @@ def improve_by_lns(start: Deal | Game, result: SolveResult, seconds: float,
     if result.verdict != WIN or result.objective != "waste" or result.optimal or result.value is None:
         return result
     if solve_fn is None:
-        from solver.exhaustive import solve as solve_fn
+        from solver.exhaustive import solve as default_solve
+
+        solve_fn = default_solve
+    run = solve_fn
     t0 = clock()
     moves = list(result.continuation)
     value = result.value
@@ -65,7 +68,7 @@ def improve_by_lns(start: Deal | Game, result: SolveResult, seconds: float,
         left = seconds - (clock() - t0)
         if left <= 0:
             break
-        sub = solve_fn(game, "waste", time_limit=max(0.05, left), node_limit=suffix_nodes,
+        sub = run(game, "waste", time_limit=max(0.05, left), node_limit=suffix_nodes,
                        furthest="off", lns=False)
         stats["suffixes"] += 1
         stats["nodes"] += int(sub.stats.get("nodes", 0))
