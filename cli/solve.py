@@ -49,11 +49,13 @@ def process_rss_mb() -> int:
 def run_solver(name: str, deal: Deal | Game, objective: str, time_limit: float | None,
                memory_limit: int, node_limit: int | None, workers: int, seed: int,
                verbose: bool, progress: Any, hint: str = "beam",
-               furthest: str = "bounded") -> SolveResult:
+               furthest: str = "bounded", lns: bool = True, step_bound: bool = True
+               ) -> SolveResult:
     """Dispatch to the named solver (``dfs``, ``cpsat`` or ``portfolio``); ``deal`` is a
     deal or a mid-game :class:`Game` (DFS only); ``hint`` (cpsat): ``beam`` hints the DFS
     beam's first win, ``none`` runs CP-SAT on its own; ``furthest`` (dfs): the
-    furthest-line search after a loss (``bounded``, ``proven``, ``off``).
+    furthest-line search after a loss (``bounded``, ``proven``, ``off``); ``lns`` and
+    ``step_bound`` (dfs): the switches of :func:`solver.exhaustive.solve`.
 
     ``memory_limit`` (MB) bounds the whole process: the DFS's transposition table gets what
     the process does not use yet; CP-SAT stops its search (verdict unknown) when the process
@@ -71,7 +73,8 @@ def run_solver(name: str, deal: Deal | Game, objective: str, time_limit: float |
         from solver.exhaustive import solve
 
         return solve(deal, objective, time_limit=time_limit, node_limit=node_limit,
-                     memory_limit_mb=free, progress=progress, furthest=furthest)
+                     memory_limit_mb=free, progress=progress, furthest=furthest, lns=lns,
+                     step_bound=step_bound)
     try:
         if name == "cpsat":
             from solver.cpsat import solve_cpsat
@@ -132,6 +135,10 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
                 head += f" · {what} {res.value}, proven optimal"
             else:
                 head += f" · {what} {res.value}, best found; proven lower bound {res.bound}"
+            imp = (st.get("lns") or {}).get("improvements")
+            if imp:
+                head += (f" (large-neighbourhood search re-solved the plan's end: "
+                         f"{imp[0][0]} → {imp[-1][1]})")
         return f"{head} · {res.solver} · {effort}"
     if res.verdict == WIN:
         assert res.plan is not None
@@ -144,6 +151,10 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
                 head += f" · {what} {res.value}, proven optimal"
             else:
                 head += f" · {what} {res.value}, best found; proven lower bound {res.bound}"
+            imp = (st.get("lns") or {}).get("improvements")
+            if imp:
+                head += (f" (large-neighbourhood search re-solved the plan's end: "
+                         f"{imp[0][0]} → {imp[-1][1]})")
         return f"{head} · {res.solver} · {effort}"
     if res.verdict == LOSS:
         furthest = ("furthest the deal can be taken" if st.get("best_progress_proven")
@@ -214,6 +225,11 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
               help="After a proven loss: bounded: a short search for the furthest line "
                    "(the verdict never waits on it); proven: search until the furthest line "
                    "is proven (can take far longer than the proof); off: none.")
+@click.option("--lns/--no-lns", default=True, show_default=True,
+              help="dfs, --objective waste with a time limit: spend a quarter of it re-solving "
+                   "the end of the best win for a cheaper one (large-neighbourhood search).")
+@click.option("--step-bound/--no-step-bound", default=True, show_default=True,
+              help="dfs, --objective waste: the bound also counts every row's least next step.")
 @click.option("--verbose", is_flag=True, help="Show the solver's log (cpsat) on standard error.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print {verdict, plan, objective, bound, best_progress, stats} as JSON.")
@@ -228,7 +244,8 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
           players: int | None, rule_options: tuple[str, ...],
           objective: str, time_limit: float | None, node_limit: int | None, memory_limit: int,
           solver_name: str, workers: int, solver_seed: int, hint: str, furthest: str,
-          verbose: bool, as_json: bool, no_timing: bool, output: str | None, fmt: str = "text",
+          lns: bool, step_bound: bool, verbose: bool, as_json: bool, no_timing: bool,
+          output: str | None, fmt: str = "text",
           picture: str | None = None, frames: str | None = None,
           animate: str | None = None) -> None:
     """Decide a deal, or a mid-game POSITION|PLAN, with every card known: win (with the
@@ -294,7 +311,8 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
         status.start()
     try:
         res = run_solver(solver_name, deal, objective, time_limit, memory_limit, node_limit,
-                         workers, solver_seed, verbose, progress, hint, furthest)
+                         workers, solver_seed, verbose, progress, hint, furthest, lns,
+                         step_bound)
     finally:
         if status is not None:
             status.stop()
