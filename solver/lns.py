@@ -36,11 +36,11 @@ def _waste_of_prefix(start: Deal | Game, game: Game) -> int:
 
 def improve_by_lns(start: Deal | Game, result: SolveResult, seconds: float,
                    window: int = DEFAULT_WINDOW, suffix_nodes: int | None = None,
-                   clock: Callable[[], float] = time.monotonic,
+                   clock: Callable[[], float] | None = None,
                    solve_fn: Callable[..., SolveResult] | None = None) -> SolveResult:
     """``result`` (a ``waste`` win from ``start``) with a plan at most as costly, found by
     re-solving suffixes of its continuation (see the module docstring) for about
-    ``seconds`` of ``clock`` (``time.monotonic``; benchmarks pass ``time.process_time``).
+    ``seconds`` of ``clock`` (default this module's ``time.monotonic``).
     ``window``: moves added to the suffix each step (≥ 1). ``suffix_nodes``: a node limit per
     suffix solve (``None``: only the time). Returns ``result`` itself when it is not a
     non-optimal waste win or nothing better is found; otherwise a copy whose ``plan``,
@@ -51,6 +51,8 @@ def improve_by_lns(start: Deal | Game, result: SolveResult, seconds: float,
         raise ValueError("the LNS window is at least 1 move")
     if result.verdict != WIN or result.objective != "waste" or result.optimal or result.value is None:
         return result
+    if clock is None:
+        clock = time.monotonic  # read at the call: a benchmark may have set the module's clock
     if solve_fn is None:
         from solver.exhaustive import solve as default_solve
 
