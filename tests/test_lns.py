@@ -52,3 +52,19 @@ def test_lns_rejects_an_empty_window() -> None:
     deal = Deal.from_seed(1)
     with pytest.raises(ValueError):
         improve_by_lns(deal, SolveResult("loss"), 1.0, window=0)
+
+
+def test_the_cli_switches_reach_the_search() -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from cli.main import main
+
+    args = ["solve", "--seed", "2", "--rules", "preset=tiny", "--objective", "waste", "--json",
+            "--no-timing"]
+    on = CliRunner().invoke(main, args)
+    off = CliRunner().invoke(main, args + ["--no-lns", "--no-step-bound"])
+    assert on.exit_code == 0 and off.exit_code == 0, (on.output, off.output)
+    a, b = json.loads(on.output), json.loads(off.output)
+    assert a["objective"] == b["objective"] and a["objective"]["optimal"]
