@@ -723,5 +723,8 @@ def solve(
     if use_lns and time_limit is not None and not s.interrupted:
         from solver.lns import improve_by_lns
 
-        res = improve_by_lns(start, res, time_limit - (time.monotonic() - t0))
+        try:
+            res = improve_by_lns(start, res, time_limit - (time.monotonic() - t0))
+        except KeyboardInterrupt:  # Ctrl-C between suffixes: the search's answer is kept
+            res.stats["interrupted"] = True
     return res
