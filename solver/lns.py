@@ -74,7 +74,8 @@ def improve_by_lns(start: Deal | Game, result: SolveResult, seconds: float,
                        furthest="off", lns=False)
         stats["suffixes"] += 1
         stats["nodes"] += int(sub.stats.get("nodes", 0))
-        if sub.stats.get("interrupted"):
+        if sub.stats.get("interrupted"):  # Ctrl-C: the answer says so (exit 130)
+            stats["interrupted"] = True
             break
         if sub.verdict == WIN and sub.value is not None and prefix + sub.value < value:
             new = moves[:i] + list(sub.continuation)
@@ -87,11 +88,14 @@ def improve_by_lns(start: Deal | Game, result: SolveResult, seconds: float,
             break
         back += window
     stats["seconds"] = round(clock() - t0, 3)
+    top = {**result.stats, "lns": stats}
+    if stats.get("interrupted"):
+        top["interrupted"] = True
     if not stats["improvements"]:
-        return replace(result, stats={**result.stats, "lns": stats})
+        return replace(result, stats=top)
     plan = record_of(start, moves)
     optimal = result.bound is not None and value <= result.bound
     return replace(result, plan=plan, continuation=moves, best_line=list(moves), value=value,
                    optimal=optimal,
                    bound=value if optimal else result.bound,
-                   stats={**result.stats, "lns": stats})
+                   stats=top)
