@@ -36,6 +36,7 @@ CONFIGS: dict[str, dict[str, bool]] = {
     "baseline": {"lns": False, "step_bound": False},
     "step_bound": {"lns": False},
     "all": {},
+    "all_cap": {},  # every technique, one LNS suffix at most a quarter of the LNS time
 }
 
 
@@ -48,6 +49,10 @@ def job(j: dict[str, Any]) -> dict[str, Any]:
     rules = _rules(j["rules"] + ",hand_size=5" if "standard" not in j["rules"] else j["rules"])
     deal = Deal.from_seed(j["seed"], 1, rules)
     _cpu_limits()
+    if j["config"] == "all_cap":
+        import solver.exhaustive
+
+        solver.exhaustive.LNS_SUFFIX_SHARE = 0.25
     t = time.process_time()
     res = solve(deal, "waste", time_limit=j["cpu"], memory_limit_mb=j["memory_mb"],
                 **CONFIGS[j["config"]])
@@ -106,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cpu", type=float, default=8.0, help="CPU seconds a deal")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--memory-mb", type=int, default=400)
-    ap.add_argument("--configs", default=",".join(CONFIGS))
+    ap.add_argument("--configs", default="baseline,step_bound,all")
+    ap.add_argument("--rungs", default="", help="indices of RUNGS to run (default all)")
     ap.add_argument("--out", default=None)
     a = ap.parse_args(argv)
     configs = [c for c in a.configs.split(",") if c]
@@ -121,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     done = {(r["rules"], r["seed"], r["config"]) for r in rows}
     jobs = [{"rules": rung, "seed": a.seed0 + i, "config": c, "cpu": a.cpu,
              "memory_mb": a.memory_mb}
-            for rung in RUNGS for i in range(a.seeds) for c in configs
+            for k, rung in enumerate(RUNGS) for i in range(a.seeds) for c in configs
+            if not a.rungs or str(k) in a.rungs.split(",")
             if (rung, a.seed0 + i, c) not in done]
     load0 = " ".join(f"{x:.1f}" for x in os.getloadavg())
     with ProcessPoolExecutor(a.jobs) as pool, path.open("a") as f:

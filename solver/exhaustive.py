@@ -655,6 +655,9 @@ class Search(PVOrder, Beam, NodeLimits):
         return static_reason(root) or search_reason(root, stats)
 
 
+#: The most of the LNS time one suffix solve may take (:func:`solver.lns.improve_by_lns`).
+LNS_SUFFIX_SHARE = 1.0
+
 #: With ``lns`` (objective ``waste`` and a time limit): the share of the time limit left to
 #: :func:`solver.lns.improve_by_lns` when the search has not proven the optimum.
 LNS_SHARE = 0.25
@@ -724,7 +727,8 @@ def solve(
         from solver.lns import improve_by_lns
 
         try:
-            res = improve_by_lns(start, res, time_limit - (time.monotonic() - t0))
+            res = improve_by_lns(start, res, time_limit - (time.monotonic() - t0),
+                                 suffix_share=LNS_SUFFIX_SHARE)
         except KeyboardInterrupt:  # Ctrl-C between suffixes: the search's answer is kept
             res.stats["interrupted"] = True
     return res

@@ -36,13 +36,15 @@ def _waste_of_prefix(start: Deal | Game, game: Game) -> int:
 
 def improve_by_lns(start: Deal | Game, result: SolveResult, seconds: float,
                    window: int = DEFAULT_WINDOW, suffix_nodes: int | None = None,
+                   suffix_share: float = 1.0,
                    clock: Callable[[], float] | None = None,
                    solve_fn: Callable[..., SolveResult] | None = None) -> SolveResult:
     """``result`` (a ``waste`` win from ``start``) with a plan at most as costly, found by
     re-solving suffixes of its continuation (see the module docstring) for about
     ``seconds`` of ``clock`` (default this module's ``time.monotonic``).
     ``window``: moves added to the suffix each step (≥ 1). ``suffix_nodes``: a node limit per
-    suffix solve (``None``: only the time). Returns ``result`` itself when it is not a
+    suffix solve (``None``: only the time). ``suffix_share``: the most of ``seconds`` one
+    suffix solve may take (1.0: all that is left). Returns ``result`` itself when it is not a
     non-optimal waste win or nothing better is found; otherwise a copy whose ``plan``,
     ``continuation`` and ``value`` are the better win's and whose ``stats["lns"]`` holds
     ``{"suffixes", "improvements": [[from, to, first move re-solved], ...], "nodes",
@@ -70,7 +72,7 @@ def improve_by_lns(start: Deal | Game, result: SolveResult, seconds: float,
         left = seconds - (clock() - t0)
         if left <= 0:
             break
-        sub = run(game, "waste", time_limit=max(0.05, left), node_limit=suffix_nodes,
+        sub = run(game, "waste", time_limit=max(0.05, min(left, seconds * suffix_share)), node_limit=suffix_nodes,
                        furthest="off", lns=False)
         stats["suffixes"] += 1
         stats["nodes"] += int(sub.stats.get("nodes", 0))
