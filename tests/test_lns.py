@@ -16,7 +16,7 @@ from tests.reference import reference_solve, winning_lines
 from tests.strategies import tiny_games
 
 
-@settings(max_examples=30, deadline=None,
+@settings(max_examples=20, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(deal=tiny_games())
 def test_lns_from_the_costliest_win_reaches_the_optimum_and_replays(deal: Deal) -> None:
