@@ -42,6 +42,7 @@ CONFIGS: dict[str, dict[str, bool]] = {
 
 def job(j: dict[str, Any]) -> dict[str, Any]:
     """One deal under one configuration (in a worker process)."""
+    import solver.lns  # noqa: F401  (imported before _cpu_limits sets its clock)
     from benchmarks.frontier import _cpu_limits, _rules
     from model.deal import Deal
     from solver import solve
