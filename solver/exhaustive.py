@@ -727,7 +727,7 @@ def solve(
         from solver.lns import improve_by_lns
 
         try:
-            res = improve_by_lns(start, res, time_limit - (time.monotonic() - t0),
+            res = improve_by_lns(start, res, time_limit - (time.monotonic() - t0), solve,
                                  suffix_share=LNS_SUFFIX_SHARE)
         except KeyboardInterrupt:  # Ctrl-C between suffixes: the search's answer is kept
             res.stats["interrupted"] = True

@@ -35,12 +35,13 @@ def _waste_of_prefix(start: Deal | Game, game: Game) -> int:
 
 
 def improve_by_lns(start: Deal | Game, result: SolveResult, seconds: float,
-                   window: int = DEFAULT_WINDOW, suffix_nodes: int | None = None,
+                   solve_fn: Callable[..., SolveResult], window: int = DEFAULT_WINDOW,
+                   suffix_nodes: int | None = None,
                    suffix_share: float = 1.0,
-                   clock: Callable[[], float] | None = None,
-                   solve_fn: Callable[..., SolveResult] | None = None) -> SolveResult:
+                   clock: Callable[[], float] | None = None) -> SolveResult:
     """``result`` (a ``waste`` win from ``start``) with a plan at most as costly, found by
-    re-solving suffixes of its continuation (see the module docstring) for about
+    re-solving suffixes of its continuation with ``solve_fn`` (:func:`solver.solve`, passed
+    in so that this module does not import the search) for about
     ``seconds`` of ``clock`` (default this module's ``time.monotonic``).
     ``window``: moves added to the suffix each step (≥ 1). ``suffix_nodes``: a node limit per
     suffix solve (``None``: only the time). ``suffix_share``: the most of ``seconds`` one
@@ -55,10 +56,6 @@ def improve_by_lns(start: Deal | Game, result: SolveResult, seconds: float,
         return result
     if clock is None:
         clock = time.monotonic  # read at the call: a benchmark may have set the module's clock
-    if solve_fn is None:
-        from solver.exhaustive import solve as default_solve
-
-        solve_fn = default_solve
     run = solve_fn
     t0 = clock()
     moves = list(result.continuation)

@@ -24,12 +24,13 @@ is paid from everything left, whatever the hand holds when it is paid.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from solver.state import INF, K_ASCENT
 
-if TYPE_CHECKING:
-    from solver.bounds import Bounds
+#: A search state with the bounds' helpers (:class:`solver.bounds.Bounds`; not imported:
+#: the bounds module imports this one).
+Bounds = Any
 
 
 def row_steps(s: Bounds, detail: list | None = None) -> int:

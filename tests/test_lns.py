@@ -27,7 +27,7 @@ def test_lns_from_the_costliest_win_reaches_the_optimum_and_replays(deal: Deal) 
     value = waste_of(worst, deal)
     start = SolveResult(WIN, "waste", deal, record_of(deal, worst), value, False, 0,
                         continuation=list(worst), best_line=list(worst))
-    out = improve_by_lns(deal, start, seconds=600.0, window=2)
+    out = improve_by_lns(deal, start, 600.0, solve, window=2)
     assert out.value is not None and out.value <= value
     r = replay(deal, out.continuation)
     assert r.error is None and r.outcome == WIN
@@ -51,7 +51,7 @@ def test_lns_rejects_an_empty_window() -> None:
 
     deal = Deal.from_seed(1)
     with pytest.raises(ValueError):
-        improve_by_lns(deal, SolveResult("loss"), 1.0, window=0)
+        improve_by_lns(deal, SolveResult("loss"), 1.0, solve, window=0)
 
 
 def test_the_cli_switches_reach_the_search() -> None:
