@@ -55,8 +55,9 @@ def run_solver(name: str, deal: Deal | Game, objective: str, time_limit: float |
     deal or a mid-game :class:`Game` (DFS only); ``hint`` (cpsat): ``beam`` hints the DFS
     beam's first win, ``none`` runs CP-SAT on its own; ``furthest`` (dfs): the
     furthest-line search after a loss (``bounded``, ``proven``, ``off``); ``switches`` (dfs):
-    search switches by name (``nogood``, ``abstraction``, ``lns``: the large-neighbourhood
-    search of :mod:`solver.lns` in the last part of a ``waste`` solve's time limit).
+    search switches by name (``nogood``, ``abstraction``, ``step_bound``: the frontier-step
+    bound of :mod:`solver.stepbound`; ``lns``: the large-neighbourhood search of
+    :mod:`solver.lns` in the last part of a ``waste`` solve's time limit).
 
     ``memory_limit`` (MB) bounds the whole process: the DFS's transposition table gets what
     the process does not use yet; CP-SAT stops its search (verdict unknown) when the process
@@ -227,6 +228,9 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
 @click.option("--lns/--no-lns", default=True, show_default=True,
               help="dfs, --objective waste: spend the last 30 % of the time limit making the "
                    "win cheaper by re-optimising windows of it (large-neighbourhood search).")
+@click.option("--step-bound/--no-step-bound", default=False, show_default=True,
+              help="dfs, --objective waste: the root's bound also counts every row's least "
+                   "next step (admissible; measured to add nothing, so off by default).")
 @click.option("--verbose", is_flag=True, help="Show the solver's log (cpsat) on standard error.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print {verdict, plan, objective, bound, best_progress, stats} as JSON.")
@@ -241,8 +245,8 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
           players: int | None, rule_options: tuple[str, ...],
           objective: str, time_limit: float | None, node_limit: int | None, memory_limit: int,
           solver_name: str, workers: int, solver_seed: int, hint: str, furthest: str,
-          nogood: bool, abstraction: bool, lns: bool, verbose: bool, as_json: bool,
-          no_timing: bool,
+          nogood: bool, abstraction: bool, lns: bool, step_bound: bool, verbose: bool,
+          as_json: bool, no_timing: bool,
           output: str | None, fmt: str = "text",
           picture: str | None = None, frames: str | None = None,
           animate: str | None = None) -> None:
@@ -310,7 +314,8 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
     try:
         res = run_solver(solver_name, deal, objective, time_limit, memory_limit, node_limit,
                          workers, solver_seed, verbose, progress, hint, furthest,
-                         {"nogood": nogood, "abstraction": abstraction, "lns": lns})
+                         {"nogood": nogood, "abstraction": abstraction, "lns": lns,
+                          "step_bound": step_bound})
     finally:
         if status is not None:
             status.stop()

@@ -271,4 +271,8 @@ class Bounds(Nogoods, PlayerWindows, State):
                 lb = max(lb, self.players_turns_bound())
         if self.objective == "waste":
             lb = max(lb, self.waste_lower_bound())
+            if self.sw.step_bound and lb < INF:
+                from solver.stepbound import step_bound
+
+                lb = max(lb, step_bound(self))
         return lb

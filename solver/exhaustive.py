@@ -775,7 +775,8 @@ def solve(
     the proven ``bound`` when a win was found). ``memory_limit_mb`` caps the transposition
     table (counted at 200 bytes an entry); a full table drops its older half. ``switches``:
     ``transposition``, ``dominance``, ``bounds``, ``window_players``, ``deepening``, ``pv_order``
-    (bools; see :mod:`solver.windows`, :mod:`solver.frontier`) and ``table_size`` (entries).
+    (bools; see :mod:`solver.windows`, :mod:`solver.frontier`), ``step_bound``
+    (:mod:`solver.stepbound`) and ``table_size`` (entries).
     ``progress``: called about twice a second with the stats dict. ``beam_schedule``: the
     heuristic phase, pairs (beam width, ways to pay kept per placement; 0 = all), run in
     order until one wins (for ``waste``/``turns``: all run, each only keeping better wins).

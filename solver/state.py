@@ -69,6 +69,9 @@ class Switches:
     # objective none: the colour-free abstraction takes turns with the search; its loss is a
     # real loss (solver.abstraction)
     abstraction: bool = True
+    # waste: the root's bound also takes every row's least next step (solver.stepbound); off
+    # by default: admissible but measured to raise no bound on the ladder
+    step_bound: bool = False
 
 
 class Stop(Exception):
