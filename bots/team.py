@@ -42,7 +42,7 @@ from itertools import combinations
 from typing import Sequence
 
 from bots.greedy import GreedyPolicy
-from model.cards import Card
+from model.cards import Card, sort_cards
 from model.game import WIN, Game
 from model.moves import DISCARD, PLACE, Move
 from model.observation import Observation, sample_world
@@ -149,10 +149,12 @@ def consistent(observation: Observation, world: Game, policy: GreedyPolicy | Non
         for c in m.discard:
             out.remove(c)
         agrees = False
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        hands[q] = hand[len(spent):] + spent
+        pos = Game.from_parts(rules, mountain, hands, [[] for _ in range(n)], q, None, 0)
         for drawn in combinations(range(len(hand)), len(spent)):
-            hands: list[list[Card]] = [[] for _ in range(n)]
-            hands[q] = [c for i, c in enumerate(hand) if i not in drawn] + spent
-            pos = Game.from_parts(rules, mountain, hands, [[] for _ in range(n)], q, None, 0)
+            # the same position with another choice of the drawn cards (checked once above)
+            pos.hands[q] = sort_cards([c for i, c in enumerate(hand) if i not in drawn] + spent)
             if policy.move(pos, out) == m:
                 agrees = True
                 break
