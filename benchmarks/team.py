@@ -5,6 +5,7 @@ Usage (one process each; run with ``nice``)::
     python -m benchmarks.team play --out DIR --players 1,3,5 --seeds 20001-20030 --bot team
     python -m benchmarks.team play --out DIR --players 1,3,5 --seeds 20001-20030 --bot team-nobeliefs
     python -m benchmarks.team report --out DIR
+    python -m benchmarks.team speed --players 1,3,5 --seeds 20001-20005
 
 ``play`` plays, seed by seed and at each player count, ``greedy`` and the ``--bot`` named
 (``team``: :class:`bots.team.TeamBot` with its defaults; ``team-nobeliefs``: the same with
@@ -12,7 +13,9 @@ Usage (one process each; run with ``nice``)::
 appended to ``DIR/games.jsonl`` as it is played, so an interrupted run resumes (rows there
 are not played again). ``report`` prints a Markdown table: wins with 95 % Wilson intervals
 per bot and player count, the deals won by one bot and lost by the other (paired on the
-seed), and CPU seconds per move (``time.process_time``).
+seed), and CPU seconds per move (``time.process_time``). ``speed`` times the greedy playout
+(:func:`bots.team.playout`) from the first decision of each deal in 10 worlds and prints
+playouts and greedy moves per CPU second.
 """
 
 from __future__ import annotations
@@ -102,10 +105,44 @@ def report(out: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
+def speed(players: list[int], seeds: list[int]) -> str:
+    """Playouts and greedy moves per CPU second (module docstring), one line per player count."""
+    import random
+
+    from bots.greedy import GreedyPolicy
+    from bots.team import playout, sample_worlds
+    from model.deal import Deal
+    from model.game import Game
+    from model.observation import observe
+
+    policy = GreedyPolicy()
+    lines = []
+    for p in players:
+        n = moves = 0
+        cpu = 0.0
+        for seed in seeds:
+            g = Game(Deal.from_seed(seed, p))
+            obs = observe(g)
+            worlds, _ = sample_worlds(obs, 10, random.Random(seed), beliefs=False)
+            first = policy.move(obs.view(), obs.out)
+            for w in worlds:
+                t0 = time.process_time()
+                playout(w, first, policy)
+                cpu += time.process_time() - t0
+                w.push(first)
+                while w.outcome() is None:
+                    w._apply(policy.move(w, w.out))
+                moves += w.turn - obs.turn
+                n += 1
+        lines.append(f"{p} players: {n} playouts, {n / cpu:.0f} playouts/s, "
+                     f"{moves / cpu:.0f} greedy moves/s (CPU)")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.team")
-    ap.add_argument("command", choices=("play", "report"))
-    ap.add_argument("--out", required=True)
+    ap.add_argument("command", choices=("play", "report", "speed"))
+    ap.add_argument("--out", default=None)
     ap.add_argument("--players", default="1,3,5")
     ap.add_argument("--seeds", default="20001-20030")
     ap.add_argument("--bot", default="team", choices=("team", "team-nobeliefs"))
@@ -116,6 +153,12 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError:
         print("error: --players is a list like 1,3,5 and --seeds a range like 20001-20030",
               file=sys.stderr)
+        return 2
+    if a.command == "speed":
+        print(speed(players, seeds), end="")
+        return 0
+    if a.out is None:
+        print("error: --out DIR is needed for play and report", file=sys.stderr)
         return 2
     if a.command == "play":
         play(Path(a.out), players, seeds, a.bot)
