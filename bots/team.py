@@ -44,7 +44,7 @@ from typing import Sequence
 from bots.greedy import GreedyPolicy
 from model.cards import Card, sort_cards
 from model.game import WIN, Game
-from model.moves import DISCARD, PLACE, Move
+from model.moves import CAMPFIRE, Move
 from model.observation import Observation, sample_world
 
 
@@ -103,18 +103,28 @@ def evaluate_moves(observation: Observation, moves: Sequence[Move], worlds: Sequ
     return out
 
 
-def _undo_simple(mountain: list[list[Card]], move: Move) -> bool:
-    """Take ``move`` back on ``mountain`` (rows, in place) if it is a placement at a row's end;
-    True if done, False for a move the check does not take back."""
-    if move.kind == DISCARD:
-        return True
-    if move.kind != PLACE or move.card is None:
-        return False
-    row = mountain[move.row - 1]
-    if move.slot != len(row) or row[-1] != move.card:
-        return False  # onto a Bridge (R8): the Bridge's return is not tracked
-    row.pop()
-    return True
+def _mountains_before(observation: Observation, count: int) -> list[list[list[Card]]] | None:
+    """The mountain before each of the last ``count`` moves of ``observation.history`` (the
+    most recent first), replayed from the empty mountain of the game's start; ``None`` when the
+    history does not reach back to the start (a game set up from a position)."""
+    if len(observation.history) != observation.turn:
+        return None
+    rows: list[list[Card]] = [[] for _ in range(observation.rules.peak_row)]
+    snaps = []
+    for m in observation.history:
+        snaps.append([list(r) for r in rows])
+        if m.card is None:  # a discard turn or a goat's move: the cards stay where they are
+            continue
+        row = rows[m.row - 1]
+        if m.kind == CAMPFIRE:  # R9: the card moved goes to the next slot of the higher row
+            moved = row[m.slot - 1]
+            row[m.slot - 1] = m.card
+            rows[m.to_row - 1].append(moved)
+        elif m.slot <= len(row):  # onto a Bridge (R8)
+            row[m.slot - 1] = m.card
+        else:
+            row.append(m.card)
+    return snaps[::-1][:count]
 
 
 def consistent(observation: Observation, world: Game, policy: GreedyPolicy | None = None) -> bool:
@@ -124,8 +134,9 @@ def consistent(observation: Observation, world: Game, policy: GreedyPolicy | Non
     it drew after the move plus the cards the move spent; which of its cards were drawn is
     unknown, so every choice of them is tried and the move agrees if one choice makes the
     blueprint play it (the true world is never rejected when the partner plays the
-    blueprint). Moves the check cannot take back (a Campfire, a Bridge replacement, a draw
-    from an emptied deck) end the check: what is left counts as consistent."""
+    blueprint). The mountain before each move is replayed from the moves seen. A discard
+    hidden by ``discards_seen=own``, a draw from an emptied deck, goats, or a history that does
+    not reach back to the game's start end the check: what is left counts as consistent."""
     policy = policy or GreedyPolicy()
     rules = world.rules
     n = observation.players
@@ -134,12 +145,12 @@ def consistent(observation: Observation, world: Game, policy: GreedyPolicy | Non
         if m.player == observation.player or len(recent) >= n - 1:
             break
         recent.append(m)
-    mountain = [list(r) for r in world.mountain]
+    befores = _mountains_before(observation, len(recent))
+    if befores is None or rules.goats_on:
+        return True
     out = list(world.out)
-    for m in recent:  # most recent first
+    for m, mountain in zip(recent, befores):  # most recent first
         q = m.player - 1
-        if not _undo_simple(mountain, m):
-            return True
         if m.discard and rules.discards_seen != "all":
             return True
         spent = list(m.discard) + ([m.card] if m.card is not None else [])
