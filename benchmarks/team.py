@@ -8,8 +8,9 @@ Usage (one process each; run with ``nice``)::
     python -m benchmarks.team speed --players 1,3,5 --seeds 20001-20005
 
 ``play`` plays, seed by seed and at each player count, ``greedy`` and the ``--bot`` named
-(``team``: :class:`bots.team.TeamBot` with its defaults; ``team-nobeliefs``: the same with
-``beliefs=False``); one row per game (bot, players, seed, outcome, moves, CPU seconds) is
+(``team``: :class:`bots.team.TeamBot` with ``beliefs=True``, the configuration of the
+2026-12-04 run; ``team-nobeliefs``: the same with ``beliefs=False``, today's default);
+one row per game (bot, players, seed, outcome, moves, CPU seconds) is
 appended to ``DIR/games.jsonl`` as it is played, so an interrupted run resumes (rows there
 are not played again). ``report`` prints a Markdown table: wins with 95 % Wilson intervals
 per bot and player count, the deals won by one bot and lost by the other (paired on the
@@ -28,7 +29,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-BOTS: dict[str, dict[str, Any]] = {"greedy": {}, "team": {}, "team-nobeliefs": {"beliefs": False}}
+BOTS: dict[str, dict[str, Any]] = {"greedy": {}, "team": {"beliefs": True},
+                                   "team-nobeliefs": {"beliefs": False}}
 
 
 def _seeds(text: str) -> list[int]:

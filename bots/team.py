@@ -19,16 +19,16 @@ to move:
 4. the candidate with the most wins is played; ties go to the blueprint's order (its own
    choice first, which already prices the cards spent).
 
-**Beliefs** (``beliefs=True``): a partner's move is the only signal of a silent game. For the
-partners' moves since this seat last moved (the most recent first, as long as each is a
-placement at a row's end or a discard turn; a Campfire or a Bridge replacement stops the
-check), the world is taken back to the position before the move (the placed card lifted,
-the discarded cards returned, the cards the partner drew after it put back: every choice of
-them among its hand in that world is tried) and the blueprint is asked, from that partner's observation
-there, what it would have played. A world where it would not have made the move seen is
-rejected and drawn again, up to ``tries`` draws per world; when none of them agrees, the last
-draw is kept (counted in :attr:`TeamBot.fallbacks`), so the bot never stalls on a partner who
-is not the blueprint. :func:`consistent` is that check.
+**Beliefs** (``beliefs=True``; off by default: in the first benchmark, with ``team`` in every
+seat, the filter cost wins at 3 players, see docs/results.md). A partner's move is the only
+signal of a silent game. For the partners' moves since this seat last moved (the most recent
+first), the world is taken back to the position before the move (the mountain replayed from
+the moves seen, the cards played and discarded returned to the partner's hand, the cards it
+drew after it put back: every choice of them is tried) and the blueprint is asked, from that
+partner's observation there, what it would have played. A world where it would not have made
+the move seen is rejected and drawn again, up to ``tries`` draws per world; when none of them
+agrees, the last draw is kept (counted in :attr:`TeamBot.fallbacks`), so the bot never stalls
+on a partner who is not the blueprint. :func:`consistent` is that check.
 
 The bot sees only the observation; ``seed`` makes its choices repeatable: the random stream of
 a decision depends on the seed, the turn, the seat and the cards in view only.
@@ -205,7 +205,7 @@ class TeamBot:
     name = "team"
     sees_hidden_cards = False
 
-    def __init__(self, worlds: int = 12, candidates: int = 3, beliefs: bool = True,
+    def __init__(self, worlds: int = 12, candidates: int = 3, beliefs: bool = False,
                  tries: int = 20, seed: int = 0) -> None:
         if not isinstance(worlds, int) or worlds < 1:
             raise ValueError(f"worlds must be a whole number ≥ 1, not {worlds!r}")

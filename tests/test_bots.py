@@ -66,7 +66,7 @@ SILENT = [
     ("sampling", lambda: SamplingBot(worlds=2, candidates=3, horizon=4, seed=5)),
     ("determinized", lambda: DeterminizedBot(worlds=2, candidates=3, seed=5)),
     ("team", lambda: TeamBot(worlds=2, candidates=3, seed=5)),
-    ("team-nobeliefs", lambda: TeamBot(worlds=2, candidates=3, beliefs=False, seed=5)),
+    ("team-beliefs", lambda: TeamBot(worlds=2, candidates=3, beliefs=True, seed=5)),
 ]
 
 

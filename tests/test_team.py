@@ -24,8 +24,8 @@ TINY = RuleSet.tiny()
 def test_team_games_replay_and_one_seed_gives_one_game() -> None:
     for players in (1, 2, 3):
         deal = Deal.from_seed(3, players, TINY)
-        a = play_deal(deal, TeamBot(worlds=3, candidates=3, seed=1))
-        b = play_deal(deal, TeamBot(worlds=3, candidates=3, seed=1))
+        a = play_deal(deal, TeamBot(worlds=3, candidates=3, beliefs=True, seed=1))
+        b = play_deal(deal, TeamBot(worlds=3, candidates=3, beliefs=True, seed=1))
         assert replay(deal, a.plan.moves).error is None
         assert a.plan.moves == b.plan.moves
 
@@ -59,7 +59,7 @@ def _moves_differ(make, players=(1, 3)) -> int:
 
 
 def test_team_rollouts_see_no_hidden_card() -> None:
-    assert _moves_differ(lambda g: TeamBot(worlds=3, candidates=3, seed=2)) == 0
+    assert _moves_differ(lambda g: TeamBot(worlds=3, candidates=3, beliefs=True, seed=2)) == 0
 
 
 class _PeekingTeam(TeamBot):
