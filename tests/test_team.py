@@ -115,7 +115,7 @@ def test_beliefs_keep_the_true_world_of_a_blueprint_partner() -> None:
     checked = 0
     for seed, players in ((1, 3), (2, 2), (3, 5), (4, 4)):
         g = Game(Deal.from_seed(seed, players))
-        mountains = []
+        mountains: list[list[list]] = []
         while g.outcome() is None and g.turn < 60:
             obs = observe(g)
             if g.turn >= players:
