@@ -1,7 +1,8 @@
 """Bots that play the real game, one seat each: ``greedy``, ``sampling`` and ``determinized``
 see only the observation of the player to move (:mod:`model.observation`, ruling V1);
 ``best`` is the strongest silent bot measured (today ``determinized``, see
-:data:`BEST`), so that scripts and the web page need not know its name; ``cheat`` is the
+:data:`BEST`), so that scripts and the web page need not know its name; ``team`` searches
+over the greedy blueprint, every seat of its rollouts silent (:mod:`bots.team`); ``cheat`` is the
 open-hand solver, the upper bound; ``openspiel-ismcts`` (optional extra ``.[openspiel]``) is
 OpenSpiel's information-set MCTS on the game registered in :mod:`bots.openspiel_game`.
 
@@ -14,7 +15,7 @@ from typing import Any
 
 from bots.base import Bot, GameResult, play_deal
 
-BOT_NAMES = ("greedy", "sampling", "determinized", "best", "cheat", "openspiel-ismcts")
+BOT_NAMES = ("greedy", "sampling", "determinized", "best", "team", "cheat", "openspiel-ismcts")
 
 #: the bot that ``best`` names: the strongest silent bot of docs/results.md
 BEST = "determinized"
@@ -23,7 +24,8 @@ BEST = "determinized"
 def make_bot(name: str, **params: Any) -> Bot:
     """The bot called ``name`` (one of :data:`BOT_NAMES`) with its parameters (``sampling``:
     ``worlds``, ``seconds``, ``seed``...; ``determinized`` and ``best``: ``worlds``,
-    ``candidates``, ``seconds``, ``seed``...; ``cheat``: ``time_limit``; ``openspiel-ismcts``:
+    ``candidates``, ``seconds``, ``seed``...; ``team``: ``worlds``, ``candidates``,
+    ``beliefs``, ``tries``, ``seed``; ``cheat``: ``time_limit``; ``openspiel-ismcts``:
     ``simulations``, ``seed``). Raises ``ValueError`` for an unknown name and ``ImportError``
     when ``openspiel-ismcts`` is asked for without the extra installed."""
     if name == "greedy":
@@ -38,6 +40,10 @@ def make_bot(name: str, **params: Any) -> Bot:
         from bots.determinized import DeterminizedBot
 
         return DeterminizedBot(**params)
+    if name == "team":
+        from bots.team import TeamBot
+
+        return TeamBot(**params)
     if name == "cheat":
         from bots.cheat import CheatBot
 

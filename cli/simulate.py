@@ -38,13 +38,14 @@ def _interval(iv) -> str:
 @click.option("--rules", "rule_options", multiple=True, metavar="K=V",
               help="Rule option (repeatable), e.g. preset=tiny or discards_seen=own.")
 @click.option("--worlds", type=COUNT, default=None, metavar="N",
-              help="sampling, determinized, best: worlds sampled per move (default 8).")
+              help="sampling, determinized, best, team: worlds sampled per move (default 8; "
+                   "team 12).")
 @click.option("--seconds", "move_seconds", type=SECONDS, default=None, metavar="S",
               help="sampling, determinized, best: time per move in seconds (at least one "
                    "world is always played).")
 @click.option("--candidates", type=COUNT, default=None, metavar="K",
-              help="sampling, determinized, best: moves compared per turn (the greedy's best "
-                   "K; default 4 for sampling, 5 for determinized).")
+              help="sampling, determinized, best, team: moves compared per turn (the greedy's "
+                   "best K; default 4 for sampling, 5 for determinized, 3 for team).")
 @click.option("--horizon", type=COUNT, default=12, show_default=True,
               metavar="T", help="sampling: playout length in turns.")
 @click.option("--simulations", type=COUNT, default=50, show_default=True,
@@ -74,8 +75,8 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
              scheduler: str | None, as_json: bool, quiet: bool) -> None:
     """Play deals with one bot in every seat; report the win rate per player count.
 
-    Silent bots (greedy, sampling, determinized or best, openspiel-ismcts) see only what their player sees (ruling
-    V1: own hand, mountain, cards out, hand and deck sizes); cheat sees everything. For each
+    Silent bots (greedy, sampling, determinized or best, team, openspiel-ismcts) see only what
+    their player sees (ruling V1: own hand, mountain, cards out, hand and deck sizes); cheat sees everything. For each
     player count: games, wins and the 95 % Wilson interval, mean slots filled at a loss, cards
     out at a win, seconds per game, and on the same deals the open-hand verdict and the price
     of silence (open-hand win share minus the bot's, paired deal by deal).
@@ -118,6 +119,12 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
                   "horizon": horizon, "seed": bot_seed}
     elif bot in ("determinized", "best"):
         params = {"seconds": move_seconds, "seed": bot_seed}
+        if worlds is not None:
+            params["worlds"] = worlds
+        if candidates is not None:
+            params["candidates"] = candidates
+    elif bot == "team":
+        params = {"seed": bot_seed}
         if worlds is not None:
             params["worlds"] = worlds
         if candidates is not None:

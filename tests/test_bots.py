@@ -13,6 +13,7 @@ from bots.base import play_deal
 from bots.determinized import DeterminizedBot
 from bots.greedy import GreedyBot
 from bots.sampling import SamplingBot
+from bots.team import TeamBot
 from model.deal import Deal
 from model.errors import IllegalMoveError
 from model.game import WIN, Game
@@ -64,6 +65,8 @@ SILENT = [
     ("greedy", lambda: GreedyBot()),
     ("sampling", lambda: SamplingBot(worlds=2, candidates=3, horizon=4, seed=5)),
     ("determinized", lambda: DeterminizedBot(worlds=2, candidates=3, seed=5)),
+    ("team", lambda: TeamBot(worlds=2, candidates=3, seed=5)),
+    ("team-beliefs", lambda: TeamBot(worlds=2, candidates=3, beliefs=True, seed=5)),
 ]
 
 
@@ -120,10 +123,11 @@ def test_a_bot_that_tries_to_reach_the_game_state_fails() -> None:
 
 
 @pytest.mark.parametrize("players", [1, 2, 3])
-@pytest.mark.parametrize("bot", ["greedy", "sampling", "determinized", "best"])
+@pytest.mark.parametrize("bot", ["greedy", "sampling", "determinized", "best", "team"])
 def test_silent_bots_play_legal_replayable_games(players: int, bot: str) -> None:
     params = ({"worlds": 2, "candidates": 2, "horizon": 3} if bot == "sampling"
-              else {"worlds": 2, "candidates": 3} if bot in ("determinized", "best") else {})
+              else {"worlds": 2, "candidates": 3} if bot in ("determinized", "best", "team")
+              else {})
     for seed in (1, 2, 3):
         deal = Deal.from_seed(seed, players, TINY)
         result = play_deal(deal, make_bot(bot, **params))

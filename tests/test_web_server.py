@@ -300,3 +300,18 @@ def test_the_load_report_names_the_team_mates_and_the_bots_latency():
     r["bot_wall_ms"] = {"p50": 120.4, "p99": 180.0, "max": 190.0, "n": 7}
     text = "\n".join(load_markdown(r, now, m, ["--load"]))
     assert "(n 7)" in text and "| 120 / 180 ms |" in text and "1.00 / 1.10" in text
+
+
+def test_the_default_team_mate_follows_the_table_size(client) -> None:
+    """No ``bot`` asked (absent, or the page's empty choice): each table gets the bot measured
+    best at its size (:func:`web.games.default_bot`), and ``/api/status`` lists them."""
+    from web.games import default_bot
+
+    assert client.get("/?mode=silent&players=5&bot=").status_code == 200
+    by_count = client.get("/api/status").json()["default_bots"]
+    assert by_count == {str(p): default_bot(p) for p in range(1, 6)}
+    assert by_count["5"] == "greedy"
+    for players in (3, 5):
+        g = client.post("/api/games", json={"seed": 2, "players": players, "mode": "silent",
+                                            "rules": TINY}).json()
+        assert g["bot"] == default_bot(players)

@@ -420,7 +420,9 @@ async def status(request: Request) -> Response:
     """``GET /api/status``: the solver pool's counts, the games kept, the bots."""
     st = app_state(request)
     return JSONResponse({"pool": st.pool.status(), "games": len(st.store), "bots": silent_bots(),
-                         "default_bot": default_bot(), "teammates": st.teammates.status()})
+                         "default_bot": default_bot(),
+                         "default_bots": {str(p): default_bot(p) for p in range(1, 6)},
+                         "teammates": st.teammates.status()})
 
 
 @guarded

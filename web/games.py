@@ -559,10 +559,21 @@ def silent_bots() -> list[str]:
     return [n for n in BOT_NAMES if n != "cheat"]
 
 
-def default_bot() -> str:
-    """The team-mates' bot when none is asked for: ``best`` (the strongest silent bot) where
-    the project has it, else ``greedy``."""
-    return "best" if "best" in silent_bots() else "greedy"
+#: player counts at which ``team`` beat ``greedy`` on the same fresh deals (benchmarks/team.py,
+#: docs/results.md, 2026-12-04: 20 / 54 against 7 / 54 at 3 players, paired 17 to 4);
+#: everywhere else the page's default team-mate stays ``greedy``
+TEAM_DEFAULT_PLAYERS: frozenset[int] = frozenset({3})
+
+
+def default_bot(players: int | None = None) -> str:
+    """The team-mates' bot when none is asked for at ``players`` (1–5; ``None``: the page's
+    default of 3): ``team`` where the benchmark shows it beating ``greedy``
+    (:data:`TEAM_DEFAULT_PLAYERS`), else ``greedy`` (``best`` lost to greedy in a team of 3
+    and 5)."""
+    n = 3 if players is None else players
+    if n in TEAM_DEFAULT_PLAYERS and "team" in silent_bots():
+        return "team"
+    return "greedy"
 
 
 def silent_game(body: dict[str, Any]) -> tuple[Game, str, dict[str, Any]]:
@@ -574,7 +585,7 @@ def silent_game(body: dict[str, Any]) -> tuple[Game, str, dict[str, Any]]:
     :class:`RecordError` or :class:`AscentError` for bad values."""
     players = body.get("players", 3)
     seat = body.get("seat", 1)
-    bot = body.get("bot") or default_bot()
+    bot = body.get("bot") or default_bot(players if isinstance(players, int) else None)
     for name, v in (("players", players), ("seat", seat)):
         if not isinstance(v, int) or isinstance(v, bool):
             raise RecordError(f"{name} must be a whole number, not {json_text(v)}")

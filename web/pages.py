@@ -43,8 +43,8 @@ def check_page_query(query: Mapping[str, str]) -> None:
     """Check the address of the page (``/?seed=7&players=3&mode=silent…``, docs/web.md):
     the numbers ``seed``, ``players``, ``seat``, ``pause`` strictly (:func:`whole_number`),
     ``date`` (``YYYY-MM-DD`` or ``today``), ``mode``, ``kind``, ``size`` and ``bot`` among
-    their values. Other parameters are left to the page. Raises :class:`RecordError` with
-    a one-line message."""
+    their values (an empty ``bot``: the default team-mate of the table's size). Other parameters are
+    left to the page. Raises :class:`RecordError` with a one-line message."""
     for name, digits in NUMBERS.items():
         if name in query:
             whole_number(name, query[name], digits)
@@ -56,7 +56,7 @@ def check_page_query(query: Mapping[str, str]) -> None:
             dt.date.fromisoformat(query["date"])
         except ValueError:
             raise RecordError(f"date must be YYYY-MM-DD or today, not {json_text(query['date'])}") from None
-    if "bot" in query and query["bot"] not in silent_bots():
+    if query.get("bot") and query["bot"] not in silent_bots():  # empty: the default
         raise RecordError(f"bot must be one of {', '.join(silent_bots())}, not {json_text(query['bot'])}")
 
 

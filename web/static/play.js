@@ -838,9 +838,18 @@ async function fillBots() {
     const st = await api("GET", "/api/status");
     for (const sel of document.querySelectorAll("select[name=bot]")) {
       sel.innerHTML = "";
+      // the default: the bot measured best for the table's size (team where it beat greedy)
+      const byCount = st.default_bots || {};
+      const teamAt = Object.keys(byCount).filter((p) => byCount[p] !== "greedy");
+      const auto = document.createElement("option");
+      auto.value = ""; auto.selected = true;
+      auto.textContent = teamAt.length
+        ? `best measured (${[...new Set(teamAt.map((p) => byCount[p]))].join(", ")} at ${teamAt.join(", ")} players, else greedy)`
+        : "best measured (greedy)";
+      sel.appendChild(auto);
       for (const b of st.bots) {
         const o = document.createElement("option");
-        o.value = b; o.textContent = b; o.selected = b === st.default_bot;
+        o.value = b; o.textContent = b;
         sel.appendChild(o);
       }
     }

@@ -1,0 +1,173 @@
+"""``team`` against ``greedy`` on the same fresh deals, and the beliefs ablation.
+
+Usage (one process each; run with ``nice``)::
+
+    python -m benchmarks.team play --out DIR --players 1,3,5 --seeds 20001-20030 --bot team
+    python -m benchmarks.team play --out DIR --players 1,3,5 --seeds 20001-20030 --bot team-nobeliefs
+    python -m benchmarks.team report --out DIR
+    python -m benchmarks.team speed --players 1,3,5 --seeds 20001-20005
+
+``play`` plays, seed by seed and at each player count, ``greedy`` and the ``--bot`` named
+(``team``: :class:`bots.team.TeamBot` with ``beliefs=True``, the configuration of the
+2026-12-04 run; ``team-nobeliefs``: the same with ``beliefs=False``, today's default);
+one row per game (bot, players, seed, outcome, moves, CPU seconds) is
+appended to ``DIR/games.jsonl`` as it is played, so an interrupted run resumes (rows there
+are not played again). ``report`` prints a Markdown table: wins with 95 % Wilson intervals
+per bot and player count, the deals won by one bot and lost by the other (paired on the
+seed), and CPU seconds per move (``time.process_time``). ``speed`` times the greedy playout
+(:func:`bots.team.playout`) from the first decision of each deal in 10 worlds and prints
+playouts and greedy moves per CPU second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+BOTS: dict[str, dict[str, Any]] = {"greedy": {}, "team": {"beliefs": True},
+                                   "team-nobeliefs": {"beliefs": False}}
+
+
+def _seeds(text: str) -> list[int]:
+    a, _, b = text.partition("-")
+    return list(range(int(a), int(b or a) + 1))
+
+
+def _rows(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+
+
+def play(out: Path, players: list[int], seeds: list[int], bot: str) -> None:
+    """Play the deals not yet in ``out/games.jsonl`` (see the module docstring)."""
+    from bots import make_bot
+    from bots.base import play_deal
+    from model.deal import Deal
+
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "games.jsonl"
+    done = {(r["bot"], r["players"], r["seed"]) for r in _rows(path)}
+    for seed in seeds:
+        for p in players:
+            for name in ("greedy", bot):
+                if (name, p, seed) in done:
+                    continue
+                b = make_bot("team" if name.startswith("team") else name, **BOTS[name])
+                t0 = time.process_time()
+                r = play_deal(Deal.from_seed(seed, p), b)
+                row = {"bot": name, "players": p, "seed": seed, "outcome": r.outcome,
+                       "moves": r.turns, "cpu": round(time.process_time() - t0, 3)}
+                with path.open("a", encoding="utf-8") as f:
+                    f.write(json.dumps(row) + "\n")
+                done.add((name, p, seed))
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of ``k`` successes in ``n`` trials (shares in 0..1)."""
+    if n == 0:
+        return 0.0, 1.0
+    ph = k / n
+    d = 1 + z * z / n
+    c = (ph + z * z / (2 * n)) / d
+    h = z * math.sqrt(ph * (1 - ph) / n + z * z / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def report(out: Path) -> str:
+    """The Markdown table of ``out/games.jsonl`` (module docstring)."""
+    rows = _rows(out / "games.jsonl")
+    by = {(r["bot"], r["players"], r["seed"]): r for r in rows}
+    lines = ["| players | bot | deals | wins | 95 % interval | won only by it / by greedy "
+             "(paired) | CPU s per move |", "|---:|---|---:|---:|---|---|---:|"]
+    for p in sorted({r["players"] for r in rows}):
+        for name in BOTS:
+            seeds = sorted(s for (b, q, s) in by if b == name and q == p and (
+                name == "greedy" or ("greedy", p, s) in by))
+            if not seeds:
+                continue
+            games = [by[(name, p, s)] for s in seeds]
+            k = sum(g["outcome"] == "win" for g in games)
+            lo, hi = wilson(k, len(games))
+            paired = "—"
+            if name != "greedy":
+                only = sum(by[(name, p, s)]["outcome"] == "win" and by[("greedy", p, s)]["outcome"] != "win"
+                           for s in seeds)
+                gonly = sum(by[(name, p, s)]["outcome"] != "win" and by[("greedy", p, s)]["outcome"] == "win"
+                            for s in seeds)
+                paired = f"{only} / {gonly}"
+            cpu = sum(g["cpu"] for g in games) / max(1, sum(g["moves"] for g in games))
+            lines.append(f"| {p} | {name} | {len(games)} | {k} | {100 * lo:.0f}–{100 * hi:.0f} % "
+                         f"| {paired} | {cpu:.3f} |")
+    return "\n".join(lines) + "\n"
+
+
+def speed(players: list[int], seeds: list[int]) -> str:
+    """Playouts and greedy moves per CPU second (module docstring), one line per player count."""
+    import random
+
+    from bots.greedy import GreedyPolicy
+    from bots.team import playout, sample_worlds
+    from model.deal import Deal
+    from model.game import Game
+    from model.observation import observe
+
+    policy = GreedyPolicy()
+    lines = []
+    for p in players:
+        n = moves = 0
+        cpu = 0.0
+        for seed in seeds:
+            g = Game(Deal.from_seed(seed, p))
+            obs = observe(g)
+            worlds, _ = sample_worlds(obs, 10, random.Random(seed), beliefs=False)
+            first = policy.move(obs.view(), obs.out)
+            for w in worlds:
+                t0 = time.process_time()
+                playout(w, first, policy)
+                cpu += time.process_time() - t0
+                w.push(first)
+                while w.outcome() is None:
+                    w._apply(policy.move(w, w.out))
+                moves += w.turn - obs.turn
+                n += 1
+        lines.append(f"{p} players: {n} playouts, {n / cpu:.0f} playouts/s, "
+                     f"{moves / cpu:.0f} greedy moves/s (CPU)")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.team")
+    ap.add_argument("command", choices=("play", "report", "speed"))
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--players", default="1,3,5")
+    ap.add_argument("--seeds", default="20001-20030")
+    ap.add_argument("--bot", default="team", choices=("team", "team-nobeliefs"))
+    a = ap.parse_args(argv)
+    try:
+        players = [int(x) for x in a.players.split(",")]
+        seeds = _seeds(a.seeds)
+    except ValueError:
+        print("error: --players is a list like 1,3,5 and --seeds a range like 20001-20030",
+              file=sys.stderr)
+        return 2
+    if a.command == "speed":
+        print(speed(players, seeds), end="")
+        return 0
+    if a.out is None:
+        print("error: --out DIR is needed for play and report", file=sys.stderr)
+        return 2
+    if a.command == "play":
+        play(Path(a.out), players, seeds, a.bot)
+    else:
+        print(report(Path(a.out)), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
