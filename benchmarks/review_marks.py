@@ -30,7 +30,6 @@ drawn from the mover's observation; one row per position to ``DIR/calibration.js
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import sys
@@ -38,25 +37,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-
-def _rows(path: Path) -> list[dict[str, Any]]:
-    if not path.exists():
-        return []
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            try:
-                out.append(json.loads(line))
-            except ValueError:  # a line cut by an interrupt: done again
-                continue
-    return out
-
-
-def _append(path: Path, row: dict[str, Any]) -> None:
-    with path.open("a", encoding="utf-8") as fh:
-        fh.write(json.dumps(row) + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
+from benchmarks.journal import append_row, read_rows
 
 
 def pick_lost(games: list[dict[str, Any]], bot: str, count: int) -> list[dict[str, Any]]:
@@ -88,8 +69,8 @@ def review(games_path: Path, out: Path, bot: str, count: int, workers: int) -> N
     from model.moves import Move
 
     path = out / f"review-{bot}.jsonl"
-    done = {(r["players"], r["seed"]) for r in _rows(path)}
-    for g in pick_lost(_rows(games_path), bot, count):
+    done = {(r["players"], r["seed"]) for r in read_rows(path)}
+    for g in pick_lost(read_rows(games_path), bot, count):
         if (g["players"], g["seed"]) in done:
             continue
         moves = [Move.from_json(m) for m in g["plan"]]
@@ -103,7 +84,7 @@ def review(games_path: Path, out: Path, bot: str, count: int, workers: int) -> N
                "cpu_seconds": round(time.process_time() - c, 1),
                "wall_seconds": round(time.monotonic() - t, 1), "workers": workers,
                "load": os.getloadavg()[0]}
-        _append(path, row)
+        append_row(path, row)
         print(f"{bot} P{g['players']} seed {g['seed']}: {len(moves)} moves, "
               f"{len(j['marks'])} marked, {row['wall_seconds']} s", file=sys.stderr, flush=True)
 
@@ -117,10 +98,10 @@ def calibrate(games_path: Path, out: Path, positions: int, stride: int, worlds: 
     from model.records import replay
 
     path = out / "calibration.jsonl"
-    done = {(r["players"], r["seed"], r["index"]) for r in _rows(path)}
+    done = {(r["players"], r["seed"], r["index"]) for r in read_rows(path)}
     count = len(done)
     evaluate = evaluator_for("greedy")
-    for g in [g for g in _rows(games_path) if g["bot"] == "greedy"]:
+    for g in [g for g in read_rows(games_path) if g["bot"] == "greedy"]:
         if count >= positions:
             break
         moves = [Move.from_json(m) for m in g["plan"]]
@@ -136,7 +117,7 @@ def calibrate(games_path: Path, out: Path, positions: int, stride: int, worlds: 
             rng = random.Random(f"calibrate/{g['seed']}/{i}")
             wins = sum(evaluate(sample_world(obs, rng), [moves[i]], rng.getrandbits(31))[0]
                        for _ in range(worlds))
-            _append(path, {"players": g["players"], "seed": g["seed"], "index": i,
+            append_row(path, {"players": g["players"], "seed": g["seed"], "index": i,
                            "chance": wins / worlds, "worlds": worlds,
                            "won": g["outcome"] == "win"})
             count += 1
@@ -154,7 +135,7 @@ def report(out: Path, force: bool) -> None:
         raise SystemExit(f"review_marks: error: {md} exists; give --force to rewrite it")
     lines = ["# The review's marks on lost games", ""]
     for bot in ("greedy", "best"):
-        rows = _rows(out / f"review-{bot}.jsonl")
+        rows = read_rows(out / f"review-{bot}.jsonl")
         if not rows:
             continue
         decisions = sum(r["moves"] for r in rows)
@@ -205,7 +186,7 @@ def report(out: Path, force: bool) -> None:
             lines.append(f"| {r['players']} | {r['seed']} | {r['moves']} | {text} | "
                          f"{r['cpu_seconds']:.0f} |")
         lines.append("")
-    cal = _rows(out / "calibration.jsonl")
+    cal = read_rows(out / "calibration.jsonl")
     if cal:
         lines += ["## Calibration of the evaluator (greedy playouts)", "",
                   f"{len(cal)} positions of greedy games, {cal[0]['worlds']} worlds each.", "",

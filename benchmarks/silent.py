@@ -33,7 +33,6 @@ overwritten (``--force`` to rewrite them).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -41,33 +40,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.journal import append_row, read_rows, seed_range
+
 SAMPLING = {"worlds": 4, "candidates": 3, "horizon": 4, "seed": 0}
 CHEAT = {"time_limit": 10.0}
-
-
-def _seeds(text: str) -> list[int]:
-    a, _, b = text.partition("-")
-    return list(range(int(a), int(b or a) + 1))
-
-
-def _rows(path: Path) -> list[dict[str, Any]]:
-    if not path.exists():
-        return []
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            try:
-                out.append(json.loads(line))
-            except ValueError:  # a line cut by an interrupt: played again
-                continue
-    return out
-
-
-def _append(path: Path, row: dict[str, Any]) -> None:
-    with path.open("a", encoding="utf-8") as fh:
-        fh.write(json.dumps(row) + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
 
 
 def play(out: Path, players: list[int], seeds: list[int], sampling_deals: int,
@@ -78,7 +54,7 @@ def play(out: Path, players: list[int], seeds: list[int], sampling_deals: int,
     from model.deal import Deal
 
     path = out / "games.jsonl"
-    done = {(r["bot"], r["players"], r["seed"]) for r in _rows(path)}
+    done = {(r["bot"], r["players"], r["seed"]) for r in read_rows(path)}
     jobs = []
     for i, s in enumerate(seeds):  # seed-major: a run stopped early has every player count
         for p in players:
@@ -96,7 +72,7 @@ def play(out: Path, players: list[int], seeds: list[int], sampling_deals: int,
         row = {"bot": bot, "players": p, "seed": s, "outcome": r.outcome, "slots": r.slots,
                "out": r.out, "moves": r.turns, "seconds": round(r.seconds, 3),
                "plan": [m.to_json() for m in r.plan.moves]}
-        _append(path, row)
+        append_row(path, row)
         print(f"[{k}/{len(jobs)}] {bot} P{p} seed {s}: {r.outcome} {r.slots} slots "
               f"{r.seconds:.1f} s", file=sys.stderr, flush=True)
 
@@ -110,8 +86,8 @@ def calibrate(out: Path, positions: int, stride: int, worlds: int) -> None:
     from model.records import replay
 
     path = out / "calibration.jsonl"
-    done = {(r["bot"], r["players"], r["seed"], r["index"]) for r in _rows(path)}
-    games = _rows(out / "games.jsonl")
+    done = {(r["bot"], r["players"], r["seed"], r["index"]) for r in read_rows(path)}
+    games = read_rows(out / "games.jsonl")
     for bot, estimator in (("greedy", "greedy"), ("best", "beam")):
         count = sum(1 for k in done if k[0] == bot)
         for g in [g for g in games if g["bot"] == bot]:
@@ -131,7 +107,7 @@ def calibrate(out: Path, positions: int, stride: int, worlds: int) -> None:
                 t = time.monotonic()
                 a = advise(observe(rep.game), [moves[i]], estimator=estimator, worlds=worlds,
                            min_worlds=worlds, seed=i)
-                _append(path, {"bot": bot, "estimator": estimator, "players": g["players"],
+                append_row(path, {"bot": bot, "estimator": estimator, "players": g["players"],
                                "seed": g["seed"], "index": i, "chance": a.moves[0].chance,
                                "worlds": a.worlds, "won": g["outcome"] == "win",
                                "seconds": round(time.monotonic() - t, 3)})
@@ -195,7 +171,7 @@ def report(out: Path, force: bool) -> None:
     for f in (md, png, cpng):
         if f.exists() and not force:
             raise SystemExit(f"silent: error: {f} exists; give --force to rewrite it")
-    games = _rows(out / "games.jsonl")
+    games = read_rows(out / "games.jsonl")
     players = sorted({g["players"] for g in games})
     lines = ["| bot | players | deals | won | win | 95% interval | slots at loss | s/move |",
              "|---|---:|---:|---:|---:|---|---:|---:|"]
@@ -227,7 +203,7 @@ def report(out: Path, force: bool) -> None:
             wb = sum(1 for g in games if g["bot"] == b and g["players"] == p and g["outcome"] == "win")
             ratio = f"{wa / wb:.2f}" if wb else "-"
             lines.append(f"| {p} | {a} vs {b} | {n} | {oa} | {ob} | {ratio} |")
-    cal = _rows(out / "calibration.jsonl")
+    cal = read_rows(out / "calibration.jsonl")
     for bot in ("greedy", "best"):
         rows = [r for r in cal if r["bot"] == bot]
         if not rows:
@@ -336,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.step == "play":
-        play(out, _seeds(args.players), _seeds(args.seeds), args.sampling_deals, not args.no_cheat)
+        play(out, seed_range(args.players), seed_range(args.seeds), args.sampling_deals, not args.no_cheat)
     elif args.step == "calibrate":
         calibrate(out, args.positions, args.stride, args.worlds)
     else:

@@ -29,13 +29,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.journal import seed_range
+
 BOTS: dict[str, dict[str, Any]] = {"greedy": {}, "team": {"beliefs": True},
                                    "team-nobeliefs": {"beliefs": False}}
-
-
-def _seeds(text: str) -> list[int]:
-    a, _, b = text.partition("-")
-    return list(range(int(a), int(b or a) + 1))
 
 
 def _rows(path: Path) -> list[dict[str, Any]]:
@@ -151,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     try:
         players = [int(x) for x in a.players.split(",")]
-        seeds = _seeds(a.seeds)
+        seeds = seed_range(a.seeds)
     except ValueError:
         print("error: --players is a list like 1,3,5 and --seeds a range like 20001-20030",
               file=sys.stderr)

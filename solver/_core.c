@@ -626,14 +626,9 @@ static int canonical_hand(Core *s, const uint8_t *hand, int hl, int flags, uint8
     return nl;
 }
 
-static size_t build_key(Core *s, int flags, uint8_t *buf) {
-    size_t n = 0;
-    buf[n++] = (uint8_t)s->to_move;
-    for (int r = 0; r < s->R; r++) {
-        memcpy(buf + n, s->rows[r], (size_t)s->rlen[r]);
-        n += (size_t)s->rlen[r];
-        buf[n++] = 254;
-    }
+/* State.extend_with_hands: each hand (canonical under switch dominance), 254, the deck
+   pointer in two bytes, written at buf + n; returns the new length */
+static size_t key_hands(Core *s, int flags, uint8_t *buf, size_t n) {
     for (int p = 0; p < s->P; p++) {
         if (s->sw_dominance) {
             n += (size_t)canonical_hand(s, s->hands[p], s->hlen[p], flags, buf + n);
@@ -646,6 +641,17 @@ static size_t build_key(Core *s, int flags, uint8_t *buf) {
         buf[n++] = (uint8_t)(s->ptr[p] & 255);
     }
     return n;
+}
+
+static size_t build_key(Core *s, int flags, uint8_t *buf) {
+    size_t n = 0;
+    buf[n++] = (uint8_t)s->to_move;
+    for (int r = 0; r < s->R; r++) {
+        memcpy(buf + n, s->rows[r], (size_t)s->rlen[r]);
+        n += (size_t)s->rlen[r];
+        buf[n++] = 254;
+    }
+    return key_hands(s, flags, buf, n);
 }
 
 /* solver.nogood: Nogoods.row_anchor; live: bit per colour of a Campfire still left */
@@ -691,18 +697,7 @@ static size_t build_learned_key(Core *s, int flags, uint8_t *buf) {
         }
         buf[n++] = 254;
     }
-    for (int p = 0; p < s->P; p++) {
-        if (s->sw_dominance) {
-            n += (size_t)canonical_hand(s, s->hands[p], s->hlen[p], flags, buf + n);
-        } else {
-            memcpy(buf + n, s->hands[p], (size_t)s->hlen[p]);
-            n += (size_t)s->hlen[p];
-        }
-        buf[n++] = 254;
-        buf[n++] = (uint8_t)(s->ptr[p] >> 8);
-        buf[n++] = (uint8_t)(s->ptr[p] & 255);
-    }
-    return n;
+    return key_hands(s, flags, buf, n);
 }
 
 static FP learned_fp(Core *s, int flags) {

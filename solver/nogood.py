@@ -66,14 +66,14 @@ class Nogoods(State):
                 anchor = i
         return anchor
 
-    def dominance_parts(self, flags) -> tuple[bytes, tuple[tuple[int, ...], ...], tuple[bool, ...]]:
-        """For :class:`DominanceStore`: the base (player to move, row fronts as in
-        :meth:`learned_key`, deck pointers), the canonical hands, and which decks are
-        empty."""
+    def row_front_parts(self, anchored: bool) -> list[int]:
+        """The start of a key: the player to move, then each row and 254; with ``anchored``
+        a row with an anchor (:meth:`row_anchor`) is written as ``FRONT_MARK``, its length
+        and the cards from the anchor on."""
         live = self.campfire_colours_left()
         parts = [self.to_move]
         for r, row in enumerate(self.rows):
-            a = self.row_anchor(r, live) if self.sw.nogood else -1
+            a = self.row_anchor(r, live) if anchored else -1
             if a > 0:
                 parts.append(FRONT_MARK)
                 parts.append(len(row))
@@ -81,6 +81,13 @@ class Nogoods(State):
             else:
                 parts.extend(row)
             parts.append(254)
+        return parts
+
+    def dominance_parts(self, flags) -> tuple[bytes, tuple[tuple[int, ...], ...], tuple[bool, ...]]:
+        """For :class:`DominanceStore`: the base (player to move, row fronts as in
+        :meth:`learned_key`, deck pointers), the canonical hands, and which decks are
+        empty."""
+        parts = self.row_front_parts(self.sw.nogood)
         for p in range(self.P):
             parts.append(self.ptr[p] >> 8)
             parts.append(self.ptr[p] & 255)
@@ -102,23 +109,8 @@ class Nogoods(State):
         the anchor on). Off: :meth:`key` itself."""
         if not self.sw.nogood:
             return self.key(flags)
-        live = self.campfire_colours_left()
-        parts = [self.to_move]
-        for r, row in enumerate(self.rows):
-            a = self.row_anchor(r, live)
-            if a > 0:
-                parts.append(FRONT_MARK)
-                parts.append(len(row))
-                parts.extend(row[a:])
-            else:
-                parts.extend(row)
-            parts.append(254)
-        dominance = self.sw.dominance
-        for p in range(self.P):
-            parts.extend(self.canonical_hand(self.hands[p], flags) if dominance else self.hands[p])
-            parts.append(254)
-            parts.append(self.ptr[p] >> 8)
-            parts.append(self.ptr[p] & 255)
+        parts = self.row_front_parts(True)
+        self.extend_with_hands(parts, flags)
         return bytes(parts)
 
 

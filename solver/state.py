@@ -554,13 +554,18 @@ class State:
         for row in self.rows:
             parts.extend(row)
             parts.append(254)
+        self.extend_with_hands(parts, flags)
+        return bytes(parts)
+
+    def extend_with_hands(self, parts: list[int], flags) -> None:
+        """Append to the key bytes ``parts`` each player's hand (canonical under switch
+        ``dominance``), 254, and the deck pointer in two bytes."""
         dominance = self.sw.dominance
         for p in range(self.P):
             parts.extend(self.canonical_hand(self.hands[p], flags) if dominance else self.hands[p])
             parts.append(254)
             parts.append(self.ptr[p] >> 8)  # deck pointers take two bytes: decks may
             parts.append(self.ptr[p] & 255)  # hold more than 255 cards
-        return bytes(parts)
 
     # ---- moves in search order, costs ----------------------------------------------------
 

@@ -71,6 +71,20 @@ def test_improve_plan_refuses_a_plan_that_does_not_win() -> None:
         improve_plan(deal, [], 1.0, window_search(deal))
 
 
+def unproven_win(deal: Deal) -> tuple[SolveResult, int, int] | None:
+    """The reference's first winning line of ``deal`` as an unproven win (bound 0), with its
+    waste and the reference optimum; ``None`` if ``deal`` has no win."""
+    line = next(iter(winning_lines(deal, limit=1)), None)
+    if line is None:
+        return None
+    value = plan_waste(deal, line)
+    _, optimum = reference_solve(deal, "waste")
+    assert value is not None and optimum is not None
+    res = SolveResult(WIN, "waste", deal, checked_plan(deal, line, "reference"), value, False, 0,
+                      continuation=list(line))
+    return res, value, optimum
+
+
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(deal=tiny_games(players=st.integers(1, 5)))
@@ -78,14 +92,10 @@ def test_lns_result_keeps_the_answer_sound(deal: Deal) -> None:
     """An unproven win (the reference's first winning line, bound 0) passed through
     :func:`lns_result`: still a replayed win, value between the reference optimum and the
     value given, bound never above the optimum, optimal only at the optimum."""
-    line = next(iter(winning_lines(deal, limit=1)), None)
-    if line is None:
+    given = unproven_win(deal)
+    if given is None:
         return
-    value = plan_waste(deal, line)
-    _, optimum = reference_solve(deal, "waste")
-    assert value is not None and optimum is not None
-    res = SolveResult(WIN, "waste", deal, checked_plan(deal, line, "reference"), value, False, 0,
-                      continuation=list(line))
+    res, value, optimum = given
     out: SolveResult = lns_result(res, 2.0, window_search(deal))
     assert out.verdict == WIN and out.plan is not None
     assert plan_waste(deal, out.continuation) == out.value
@@ -106,14 +116,10 @@ def test_resume_proof_keeps_the_answer_sound(deal: Deal, slice_nodes: int) -> No
     optimum and the value given, a bound never above the optimum, optimal only at it."""
     from solver.lns import resume_proof
 
-    line = next(iter(winning_lines(deal, limit=1)), None)
-    if line is None:
+    given = unproven_win(deal)
+    if given is None:
         return
-    value = plan_waste(deal, line)
-    _, optimum = reference_solve(deal, "waste")
-    assert value is not None and optimum is not None
-    res = SolveResult(WIN, "waste", deal, checked_plan(deal, line, "reference"), value, False, 0,
-                      continuation=list(line))
+    res, value, optimum = given
     search = Search(deal, "waste", Switches(table_size=1 << 14), None, None)
     out = resume_proof(res, search, 30.0, node_limit=slice_nodes)
     assert out.plan is not None and plan_waste(deal, out.continuation) == out.value

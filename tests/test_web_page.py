@@ -17,16 +17,13 @@ from model.game import Game
 from model.moves import CAMPFIRE, DISCARD, Move
 from model.observation import observe
 from model.rules import RuleSet
+from tests import test_web_browser
 from tests.test_web_browser import (
     ARTIFACTS,
-    CHROMIUM,
     catch_up,
     new_page,
-    playwright_api,
     silent_url,
     slot_card,
-    start_server,
-    stop_server,
     wait_my_turn_or_end,
 )
 
@@ -34,25 +31,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 axe_api = pytest.importorskip("axe_playwright_python.sync_playwright")
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """``ascent serve`` on a free port of 127.0.0.1 for the module's tests."""
-    proc, url = start_server(tmp_path_factory.mktemp("serve-data"))
-    try:
-        yield url
-    finally:
-        stop_server(proc)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield b
-        finally:
-            b.close()
+#: The module's fixtures, those of tests/test_web_browser.py: one server, one browser.
+server = test_web_browser.server
+browser = test_web_browser.browser
 
 SIZES = {
     "1280x900": {"viewport": {"width": 1280, "height": 900}},
