@@ -63,13 +63,7 @@ def make_colourless(s: State) -> None:
     peak = s.filled - sum(len(r) for r in s.rows)
     rows, hands, ptr, to_move = s.snapshot()
     s.decks = [tuple(cls[c] for c in d) for d in s.decks]
-    s.first_pos = []
-    for d in s.decks:
-        fp = [255] * (s.t.dead + 1)
-        for i, c in enumerate(d):
-            if fp[c] == 255:
-                fp[c] = min(i, 254)
-        s.first_pos.append(fp)
+    s.first_pos = s.first_positions()
     s._canon_cache = {}
     s.colourless = True
     s.restore((tuple(tuple(cls[c] for c in r) for r in rows),

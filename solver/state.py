@@ -208,13 +208,7 @@ class State:
         # colour-free tie-break: where a card type first stands in its player's deck. A
         # relabelling of colours keeps these positions, so the search order (and the plan)
         # changes only by the relabelling.
-        self.first_pos = []
-        for d in self.decks:
-            fp = [255] * (self.t.dead + 1)
-            for i, c in enumerate(d):
-                if fp[c] == 255:
-                    fp[c] = min(i, 254)
-            self.first_pos.append(fp)
+        self.first_pos = self.first_positions()
         self._canon_cache: dict[tuple, list[int]] = {}
         # mutable state
         self.rows: list[list[int]] = [[] for _ in range(self.R)]
@@ -369,6 +363,19 @@ class State:
             by_row[mr[c]] += 1
         self.n_remaining += len(disc)
         hand.sort()
+
+    def first_positions(self) -> list[list[int]]:
+        """Per player, where each card type first stands in that player's ``decks`` entry
+        (hand then deck; 255 where it never does, capped at 254): the colour-free tie-break
+        of the move order."""
+        out = []
+        for d in self.decks:
+            fp = [255] * (self.t.dead + 1)
+            for i, c in enumerate(d):
+                if fp[c] == 255:
+                    fp[c] = min(i, 254)
+            out.append(fp)
+        return out
 
     def snapshot(self) -> tuple:
         return (tuple(tuple(r) for r in self.rows), tuple(tuple(h) for h in self.hands),
