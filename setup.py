@@ -1,4 +1,6 @@
-"""Build of the compiled search core: ``solver._core`` from ``solver/_core.c``.
+"""Build of the compiled search core: ``solver._core`` from ``solver/_core.c``, and of the
+compiled playout engine of the silent bots: ``bots._playout`` from ``bots/_playout.c``
+(optional too: without it :mod:`bots.fastplay` plays its pure-Python fallback).
 
 Everything else about the package is in ``pyproject.toml``. The extension is optional: where
 it cannot be compiled (no C compiler, or no Python headers), the install goes on and the
@@ -18,4 +20,6 @@ DIGEST = hashlib.sha256((Path(__file__).resolve().parent / SOURCE).read_bytes())
 
 setup(ext_modules=[Extension("solver._core", [SOURCE], optional=True,
                              define_macros=[("ASCENT_CORE_SOURCE", f'"{DIGEST}"')],
+                             extra_compile_args=["-O2"]),
+                   Extension("bots._playout", ["bots/_playout.c"], optional=True,
                              extra_compile_args=["-O2"])])
