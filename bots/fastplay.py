@@ -23,14 +23,14 @@ numbers with or without the extension.
 
 from __future__ import annotations
 
-from typing import Any, Sequence, Union
+from typing import Any, Sequence
 
 from bots import greedy
 from bots.greedy import GreedyPolicy
 from model.cards import ASCENT, BRIDGE, CAMPFIRE, COLOUR_LETTERS, SUMMIT, Card
 from model.game import LOSS, WIN, Game
-from model.moves import DISCARD, PLACE, Move
 from model.moves import CAMPFIRE as CAMPFIRE_MOVE
+from model.moves import DISCARD, PLACE, Move
 from model.observation import Observation, hidden_places, unseen_cards, world_from_order
 from model.rules import RuleSet
 
@@ -242,7 +242,7 @@ class PyWorld:
         return self.game.copy()
 
 
-World = Union[FastWorld, PyWorld]
+World = FastWorld | PyWorld
 
 
 def _compiled(rules: RuleSet) -> bool:

@@ -1,0 +1,304 @@
+"""bots.fastplay: the compiled playout engine plays exactly as the model and GreedyPolicy.
+
+From random positions of every preset and every move-ruling option, the compiled world's
+ranked moves (bit-identical scores), outcome, pushes and playouts equal the Python code's; the
+Sampler draws fair permutations from the observation alone; evaluate agrees with
+bots.team.evaluate_moves over the same worlds, with and without the extension.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+
+import pytest
+
+from bots import fastplay
+from bots.fastplay import PyWorld, Sampler, evaluate, make_world, shuffled, supported, world_seed
+from bots.greedy import GreedyPolicy
+from bots.team import evaluate_moves, playout
+from model.cards import parse_cards
+from model.deal import Deal
+from model.game import Game
+from model.observation import observe, unseen_cards, world_from_order
+from model.rules import RuleSet
+
+RULESETS = {
+    "standard": RuleSet.standard(),
+    "tiny": RuleSet.tiny(),
+    "mini": RuleSet.mini(),
+    "look-through": RuleSet.from_options(["bridge_neighbour=look-through"]),
+    "replace-left": RuleSet.from_options(["bridge_replace_cost=left"]),
+    "campfire-free": RuleSet.from_options(["campfire_move_cost=free"]),
+    "tiny-all-options": RuleSet.from_options(["preset=tiny", "bridge_neighbour=look-through",
+                                              "bridge_replace_cost=left", "campfire_move_cost=free"]),
+}
+POLICY = GreedyPolicy()
+
+needs_c = pytest.mark.skipif(not fastplay.AVAILABLE, reason="bots._playout is not built")
+
+
+def random_position(rng: random.Random, rules: RuleSet) -> Game:
+    """A position of a game from a fresh deal, each move random (a third) or greedy, played to
+    its end and taken back to a random turn: mostly a position in play, a tenth the end, and
+    in a won game often the turn of the winning Summit."""
+    g = Game(Deal.from_seed(rng.randrange(10**9), players=rng.randint(1, 5), rules=rules))
+    while g.outcome() is None:
+        g._apply(rng.choice(g.legal_moves()) if rng.random() < 0.33 else POLICY.move(g, g.out))
+    length = g.turn
+    if rng.random() < 0.1:
+        return g
+    back = 1 if g.outcome() == "win" and rng.random() < 0.5 else rng.randint(1, max(1, length))
+    for _ in range(min(back, length)):
+        g.pop()
+    return g
+
+
+def python_playout_moves(g: Game) -> tuple[list, tuple[bool, int]]:
+    h = g.copy()
+    moves = []
+    while h.outcome() is None:
+        m = POLICY.move(h, h.out)
+        moves.append(m)
+        h._apply(m)
+    return moves, (h.outcome() == "win", len(h.out))
+
+
+def check_world(w, g: Game, exact: bool) -> None:
+    expected = POLICY.ranked(g, g.out)
+    got = w.ranked()
+    assert [m for _, m in got] == [m for _, m in expected]
+    for (a, _), (b, _) in zip(got, expected):
+        assert (a == b) if exact else abs(a - b) <= 1e-9
+    assert w.ranked(limit=1) == expected[:1]
+    assert w.outcome() == g.outcome()
+    assert (w.to_move, w.turn, w.players) == (g.to_move, g.turn, g.players)
+    assert w.to_game().to_position() == g.to_position()
+    if g.outcome() is None:
+        moves, result = python_playout_moves(g)
+        assert w.playout_moves() == moves
+        assert w.copy().playout() == result
+
+
+@needs_c
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_compiled_world_plays_as_the_model_and_greedy(name: str) -> None:
+    rules = RULESETS[name]
+    assert supported(rules)
+    rng = random.Random(f"fastplay-{name}")
+    kinds = Counter()
+    for _ in range(60):
+        g = random_position(rng, rules)
+        w = make_world(g)
+        assert isinstance(w, fastplay.FastWorld)
+        check_world(w, g, exact=True)
+        kinds.update(m.kind for _, m in w.ranked())
+    assert kinds["place"] and kinds["discard"]  # the positions exercise more than one kind
+
+
+def test_python_world_plays_as_the_model_and_greedy(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fastplay, "AVAILABLE", False)
+    rng = random.Random("fastplay-python")
+    for name in ("tiny", "mini", "standard"):
+        for _ in range(6):
+            g = random_position(rng, RULESETS[name])
+            w = make_world(g)
+            assert isinstance(w, PyWorld)
+            check_world(w, g, exact=True)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_playout_equals_team_playout(compiled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if compiled and not fastplay.AVAILABLE:
+        pytest.skip("bots._playout is not built")
+    monkeypatch.setattr(fastplay, "AVAILABLE", compiled and fastplay.AVAILABLE)
+    rng = random.Random("fastplay-team")
+    for _ in range(20 if compiled else 5):
+        g = random_position(rng, rng.choice(list(RULESETS.values())))
+        if g.outcome() is not None:
+            continue
+        first = rng.choice(g.legal_moves())
+        w = make_world(g)
+        w.push(first)
+        assert w.playout() == playout(g, first, POLICY)
+
+
+@needs_c
+def test_push_of_every_legal_move_equals_the_model() -> None:
+    rng = random.Random("fastplay-push")
+    kinds = Counter()
+    for name in sorted(RULESETS):
+        for _ in range(12):
+            g = random_position(rng, RULESETS[name])
+            if g.outcome() is not None:
+                continue
+            w = make_world(g)
+            for m in g.legal_moves():
+                kinds[m.kind] += 1
+                after = w.copy()
+                after.push(m)
+                g._apply(m)
+                assert after.to_game().to_position() == g.to_position()
+                assert after.to_game().key() == g.key()
+                assert (after.to_move, after.turn, after.outcome()) == (g.to_move, g.turn, g.outcome())
+                g.pop()
+            assert w.to_game().to_position() == g.to_position()  # copies are independent
+    assert kinds["campfire"] and kinds["place"] and kinds["discard"]
+
+
+def observed_positions(rng: random.Random, count: int) -> list[Game]:
+    out = []
+    while len(out) < count:
+        g = random_position(rng, rng.choice(list(RULESETS.values())))
+        if g.outcome() is None:
+            out.append(g)
+    return out
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_sampler_puts_the_unseen_cards_into_the_hidden_places(compiled: bool,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    if compiled and not fastplay.AVAILABLE:
+        pytest.skip("bots._playout is not built")
+    monkeypatch.setattr(fastplay, "AVAILABLE", compiled and fastplay.AVAILABLE)
+    rng = random.Random("fastplay-sampler")
+    for g in observed_positions(rng, 15):
+        obs = observe(g)
+        sampler = Sampler(obs)
+        unseen = unseen_cards(obs)
+        assert sampler.unseen == unseen
+        order = list(unseen)
+        rng.shuffle(order)
+        assert sampler.from_order(order).to_game().to_position() == world_from_order(obs, order).to_position()
+        for seed in (0, 1, 2**64 - 1, -5):
+            drawn = sampler.order(seed)
+            assert sorted(drawn, key=lambda c: c.sort_key()) == unseen
+            expected = world_from_order(obs, drawn)
+            world = sampler.draw(seed)
+            assert world.to_game().to_position() == expected.to_position()
+            assert (world.to_move, world.turn) == (obs.seat, obs.turn)
+
+
+def test_shuffle_is_uniform() -> None:
+    cards = list(range(10))
+    n = 20000
+    counts = Counter()
+    for seed in range(n):
+        for pos, c in enumerate(shuffled(cards, seed)):
+            counts[c, pos] += 1
+    assert len(counts) == 100
+    assert all(abs(k - n / 10) < 0.15 * n / 10 for k in counts.values())  # ±15 % (~7 sigma)
+
+
+@needs_c
+def test_compiled_draws_are_uniform() -> None:
+    """One player, tiny rules: the hidden places are the deck, top first, so the compiled
+    draw's deck is the whole shuffled order."""
+    g = Game(Deal.from_seed(11, players=1, rules=RuleSet.tiny()))
+    obs = observe(g)
+    sampler = Sampler(obs)
+    n_places = len(sampler.unseen)
+    counts = Counter()
+    n = 4000
+    for seed in range(n):
+        deck = sampler.draw(world_seed(7, seed)).to_game().decks[0]
+        assert len(deck) == n_places
+        counts.update((c, pos) for pos, c in enumerate(deck))
+    copies = Counter(sampler.unseen)
+    for (c, _pos), k in counts.items():
+        expected = n * copies[c] / n_places
+        assert abs(k - expected) < 0.35 * expected
+    assert len(counts) == len(copies) * n_places
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_no_peek_sampler_and_evaluate_read_only_the_observation(compiled: bool,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    if compiled and not fastplay.AVAILABLE:
+        pytest.skip("bots._playout is not built")
+    monkeypatch.setattr(fastplay, "AVAILABLE", compiled and fastplay.AVAILABLE)
+    rng = random.Random("fastplay-nopeek")
+    for g in observed_positions(rng, 4 if compiled else 2):
+        obs = observe(g)
+        order = unseen_cards(obs)
+        rng.shuffle(order)
+        other = world_from_order(obs, order)  # every hidden card dealt again
+        other.move_stack = list(g.move_stack)
+        assert observe(other) == obs
+        if len(set(order)) > 1:
+            assert other.key() != g.key() or order == unseen_cards(obs)
+        s1, s2 = Sampler(obs), Sampler(observe(other))
+        for seed in range(3):
+            assert s1.draw(seed).to_game().key() == s2.draw(seed).to_game().key()
+        moves = obs.legal_moves()[:3]
+        worlds = 3 if compiled else 1
+        assert evaluate(obs, moves, worlds, 5) == evaluate(observe(other), moves, worlds, 5)
+
+
+@pytest.mark.parametrize("name", ["tiny", "standard"])
+def test_evaluate_equals_team_evaluate_moves_on_the_same_worlds(name: str,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(f"fastplay-evaluate-{name}")
+    g = random_position(rng, RULESETS[name])
+    while g.outcome() is not None:
+        g = random_position(rng, RULESETS[name])
+    obs = observe(g)
+    moves = obs.legal_moves()[:3]
+    n = 4
+    sampler = Sampler(obs)
+    worlds = [world_from_order(obs, sampler.order(world_seed(99, i))) for i in range(n)]
+    expected = [(v.wins, v.plays, v.cards_out) for v in evaluate_moves(obs, moves, worlds)]
+    assert evaluate(obs, moves, n, 99) == expected
+    monkeypatch.setattr(fastplay, "AVAILABLE", False)
+    assert evaluate(obs, moves, n, 99) == expected
+
+
+def test_supported() -> None:
+    assert all(supported(r) for r in RULESETS.values())
+    assert not supported(RuleSet.from_options(["goats=on"]))
+    assert supported(RuleSet.from_options(["discards_seen=own", "dealing=blocks"]))
+
+
+@needs_c
+def test_unsupported_rules_fall_back_to_python() -> None:
+    rules = RuleSet.from_options(["preset=tiny", "goats=on"])
+    g = Game(Deal.from_seed(1, players=2, rules=rules))
+    assert isinstance(make_world(g), PyWorld)
+    assert dataclasses.replace(rules, goats="off") == RuleSet.tiny()
+
+
+def test_positions_cover_the_rare_rules() -> None:
+    """The positions of the comparison above reach the policy's rare branches: the Summit
+    played at once, the fallback when only Bridges were filtered, the last Summits kept, a
+    Campfire, an Ascent card onto a Bridge, and positions already over."""
+    seen = Counter()
+    for name in sorted(RULESETS):
+        rng = random.Random(f"fastplay-{name}")
+        for _ in range(60):
+            g = random_position(rng, RULESETS[name])
+            ranked = POLICY.ranked(g, g.out)
+            keep = POLICY.keep_values(g, g.hands[g.to_move], g.out)
+            seen["summit"] += bool(ranked) and ranked[0][0] == 1e9
+            seen["fallback"] += any(s == -1.0 for s, _ in ranked)
+            seen["last summit"] += any(v >= 5 for v in keep.values())
+            seen["campfire"] += any(m.kind == "campfire" for _, m in ranked)
+            seen["onto bridge"] += any(m.card is not None and m.card.is_ascent
+                                       and g.card_at(m.row, m.slot) is not None for _, m in ranked)
+            seen["over"] += g.outcome() is not None
+    assert min(seen[k] for k in ("summit", "fallback", "last summit", "campfire", "onto bridge", "over")) > 0
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_fallback_plays_the_first_cheapest_bridge(compiled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lone Bridge in hand with two Bridges up: every placement is filtered, so the first
+    placement of least cost is played (row 1), not a later one of equal cost (row 2)."""
+    if compiled and not fastplay.AVAILABLE:
+        pytest.skip("bots._playout is not built")
+    monkeypatch.setattr(fastplay, "AVAILABLE", compiled and fastplay.AVAILABLE)
+    g = Game.from_parts(RuleSet.standard(), [parse_cards("1r B 2g B 3r"), parse_cards("4b")],
+                        [parse_cards("B")], [[]])
+    assert len(list(g.generate_placements())) == 2
+    expected = POLICY.ranked(g, g.out)
+    assert [(s, m.row, m.slot) for s, m in expected] == [(-1.0, 1, 6)]
+    check_world(make_world(g), g, exact=True)
