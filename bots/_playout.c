@@ -12,7 +12,8 @@
  * discard tuple) with kind 0 discard, 1 place, 2 campfire; card -1 for a discard.
  *
  * push() applies a move WITHOUT checking it (as Game._apply): only legal moves may be given.
- * Goats are not handled (bots.fastplay.supported refuses goats=on).
+ * Goats are not handled (bots.fastplay.supported refuses goats=on). The move lists are static
+ * scratch buffers: the engine runs under the GIL and is not reentrant (it never releases it).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -23,6 +23,7 @@ numbers with or without the extension.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any, Sequence
 
 from bots import greedy
@@ -34,8 +35,9 @@ from model.moves import DISCARD, PLACE, Move
 from model.observation import Observation, hidden_places, unseen_cards, world_from_order
 from model.rules import RuleSet
 
-try:
-    from bots import _playout  # type: ignore[attr-defined]
+_playout: Any
+try:  # the compiled engine is optional (setup.py builds it where a C compiler is found)
+    _playout = importlib.import_module("bots._playout")
     AVAILABLE = True
 except ImportError:  # pragma: no cover - the build is optional
     _playout = None
