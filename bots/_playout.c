@@ -11,7 +11,8 @@
  * card ids. Moves cross the boundary as tuples (kind, card, row, slot, to_row, to_slot,
  * discard tuple) with kind 0 discard, 1 place, 2 campfire; card -1 for a discard.
  *
- * push() applies a move WITHOUT checking it (as Game._apply): only legal moves may be given.
+ * push() applies a move WITHOUT checking its legality (as Game._apply): only legal moves may
+ * be given. It refuses (ValueError) only a move that would read or write off its arrays.
  * Goats are not handled (bots.fastplay.supported refuses goats=on). The move lists are static
  * scratch buffers: the engine runs under the GIL and is not reentrant (it never releases it).
  */
@@ -684,6 +685,11 @@ static int parse_move(PyObject *t, CMove *mv) {
     int kind, card, row, slot, to_row, to_slot;
     PyObject *disc;
     if (!PyArg_ParseTuple(t, "iiiiiiO", &kind, &card, &row, &slot, &to_row, &to_slot, &disc)) return -1;
+    if (kind < 0 || kind > 2 || card < -1 || card >= NTYPES || row < 0 || row > MAXROWS + 1 || slot < 0
+        || slot > MAXSLOTS || to_row < 0 || to_row > MAXROWS || to_slot < 0 || to_slot > MAXSLOTS) {
+        PyErr_SetString(PyExc_ValueError, "move fields out of range");
+        return -1;
+    }
     uint8_t buf[MAXHAND];
     int n = read_cards(disc, buf, MAXHAND);
     if (n < 0) return -1;
@@ -692,6 +698,39 @@ static int parse_move(PyObject *t, CMove *mv) {
     mv->to_row = (int8_t)to_row; mv->to_slot = (int8_t)to_slot; mv->ndisc = (int8_t)n;
     for (int k = 0; k < n; k++) mv->disc[k] = (int8_t)buf[k];
     return 0;
+}
+
+/* A move the engine can apply without writing out of its arrays: a known kind, the card and
+ * the discards in the hand of the player to move, the row/slot (and a Campfire's to_row/
+ * to_slot) on the mountain where the apply step reads and writes. Not the legality check of
+ * the model (costs, colours, heights, support are not looked at). Returns 0 or sets
+ * ValueError and returns -1. */
+static int check_move_bounds(const Params *P, const State *s, const CMove *mv) {
+    int p = s->to_move;
+    int count[NTYPES] = {0};
+    for (int h = 0; h < s->hlen[p]; h++) count[s->hand[p][h]]++;
+    if (is_won(P, s)) goto bad;
+    if (mv->kind < M_DISCARD || mv->kind > M_CAMPFIRE) goto bad;
+    for (int k = 0; k < mv->ndisc; k++) {
+        int c = (uint8_t)mv->disc[k];
+        if (c >= NTYPES || count[c]-- <= 0) goto bad;
+    }
+    if (mv->kind == M_DISCARD) return mv->ndisc == 2 ? 0 : (PyErr_SetString(PyExc_ValueError, "a discard turn throws 2 cards"), -1);
+    int c = (uint8_t)mv->card;
+    if (mv->card < 0 || c >= NTYPES || count[c] <= 0) goto bad;
+    if (mv->row < 1 || mv->row > P->rows + 1) goto bad;
+    int n = s->mlen[mv->row - 1];
+    if (mv->kind == M_CAMPFIRE) {
+        if (KIND[c] != K_CAMPFIRE || mv->slot < 1 || mv->slot > n) goto bad;
+        if (mv->to_row <= mv->row || mv->to_row > P->rows) goto bad;
+        if (s->mlen[mv->to_row - 1] >= row_length(P, mv->to_row)) goto bad;
+        return 0;
+    }
+    if (mv->slot < 1 || mv->slot > n + 1 || mv->slot > row_length(P, mv->row)) goto bad;
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "not a move of the player to move on this mountain");
+    return -1;
 }
 
 /* ranked(limit=0) -> [(score, move tuple), ...] best first; limit 0 is all */
@@ -712,7 +751,7 @@ static PyObject *World_ranked(WorldObject *self, PyObject *args) {
 
 static PyObject *World_push(WorldObject *self, PyObject *arg) {
     CMove mv;
-    if (parse_move(arg, &mv) < 0) return NULL;
+    if (parse_move(arg, &mv) < 0 || check_move_bounds(&self->P, &self->s, &mv) < 0) return NULL;
     apply_move(&self->P, &self->s, &mv);
     Py_RETURN_NONE;
 }
@@ -925,7 +964,8 @@ static PyObject *Sampler_evaluate(SamplerObject *self, PyObject *args) {
     long *res = PyMem_Calloc((size_t)(nm ? nm : 1) * 2, sizeof(long));
     if (!mv || !res) { Py_DECREF(f); PyMem_Free(mv); PyMem_Free(res); return PyErr_NoMemory(); }
     for (Py_ssize_t i = 0; i < nm; i++)
-        if (parse_move(PySequence_Fast_GET_ITEM(f, i), &mv[i]) < 0) {
+        if (parse_move(PySequence_Fast_GET_ITEM(f, i), &mv[i]) < 0
+            || check_move_bounds(&self->P, &self->base, &mv[i]) < 0) {
             Py_DECREF(f); PyMem_Free(mv); PyMem_Free(res); return NULL;
         }
     Py_DECREF(f);

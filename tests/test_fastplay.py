@@ -21,6 +21,7 @@ from bots.team import evaluate_moves, playout
 from model.cards import parse_cards
 from model.deal import Deal
 from model.game import Game
+from model.moves import CAMPFIRE, DISCARD, PLACE, Move
 from model.observation import observe, unseen_cards, world_from_order
 from model.rules import RuleSet
 
@@ -302,3 +303,21 @@ def test_fallback_plays_the_first_cheapest_bridge(compiled: bool, monkeypatch: p
     expected = POLICY.ranked(g, g.out)
     assert [(s, m.row, m.slot) for s, m in expected] == [(-1.0, 1, 6)]
     check_world(make_world(g), g, exact=True)
+
+
+@needs_c
+def test_compiled_push_refuses_moves_off_its_arrays() -> None:
+    """push does not check legality, but a move naming a card not in hand or a slot off the
+    mountain is a ValueError, never a write out of the engine's arrays."""
+    g = Game(Deal.from_seed(5, players=2))
+    w = make_world(g)
+    hand = g.hands[0]
+    missing = next(c for c in RuleSet.standard().composition() if c not in hand)
+    for m in (Move(PLACE, 1, missing, 1, 1), Move(PLACE, 1, hand[0], 0, 1), Move(PLACE, 1, hand[0], 1, 2),
+              Move(PLACE, 1, hand[0], 300, 1), Move(DISCARD, 1, discard=(missing, hand[0])),
+              Move(CAMPFIRE, 1, hand[0], 1, 1, 2, 1)):
+        with pytest.raises(ValueError):
+            w.push(m)
+        with pytest.raises(ValueError):
+            evaluate(observe(g), [m], 1, 0)
+    assert w.to_game().to_position() == g.to_position()
