@@ -92,27 +92,6 @@ static int reference(const Params *P, const State *s, int row, int slot, int ste
     return NONE_REF;
 }
 
-static int colour_clash(const State *s, int colour, int row, int slot, int both) {
-    const uint8_t *cards = s->m[row - 1];
-    int n = s->mlen[row - 1];
-    int i = slot - 2;
-    if (0 <= i && i < n && COL[cards[i]] == colour) return 1;
-    if (both) {
-        i = slot;
-        if (0 <= i && i < n && COL[cards[i]] == colour) return 1;
-    }
-    return 0;
-}
-
-static int ascent_cost(const Params *P, const State *s, int value, int row, int slot, int onto_bridge) {
-    int left = reference(P, s, row, slot, -1);
-    int dl = left != NONE_REF ? abs(value - left) : 0;
-    if (!onto_bridge || P->replace_left) return dl;
-    int right = reference(P, s, row, slot, +1);
-    int dr = right != NONE_REF ? abs(value - right) : 0;
-    return dl > dr ? dl : dr;
-}
-
 static inline int next_slot(const Params *P, const State *s, int row) {
     int n = s->mlen[row - 1];
     return n < row_length(P, row) ? n + 1 : 0;
@@ -131,12 +110,44 @@ static int count_bridges(const Params *P, const State *s) {
 
 /* ---- move generation (candidate_targets + why_not, legal ones only) -------------------- */
 
+/* What a row's next slot offers, computed once per call (model: next_slot, is_supported,
+ * left_reference, the left neighbour for R5). */
+typedef struct { int ok, slot, ref, col; } NextSlot;
+
+/* A Bridge on the mountain: its place, the references and colours on both sides. */
+typedef struct { int row, slot, lref, rref, lcol, rcol; } BridgeAt;
+
+#define ADD_PL(...) do { if (n >= MAXPL) return n; pl[n++] = (Placement){__VA_ARGS__}; \
+                         if (stop_at_one) return n; } while (0)
+
 static int generate_placements(const Params *P, const State *s, Placement *pl, int stop_at_one) {
     int n = 0;
     int p = s->to_move;
     if (is_won(P, s)) return 0;
     int others = s->hlen[p] - 1;
     int R = P->rows;
+    NextSlot ns[MAXROWS + 1];
+    BridgeAt br[MAXROWS * MAXSLOTS];
+    int nbr = 0;
+    for (int r = 1; r <= R; r++) {
+        int slot = next_slot(P, s, r);
+        NextSlot *x = &ns[r];
+        x->slot = slot;
+        x->ok = slot && supported(s, r, slot);
+        x->ref = x->ok ? reference(P, s, r, slot, -1) : NONE_REF;
+        x->col = x->ok && slot >= 2 ? COL[s->m[r - 1][slot - 2]] : -1;
+    }
+    for (int r = 1; r <= R + 1; r++)
+        for (int si = 0; si < s->mlen[r - 1]; si++) {
+            if (s->m[r - 1][si] != BRIDGE) continue;
+            BridgeAt *b = &br[nbr++];
+            b->row = r;
+            b->slot = si + 1;
+            b->lref = reference(P, s, r, si + 1, -1);
+            b->rref = reference(P, s, r, si + 1, +1);
+            b->lcol = si >= 1 ? COL[s->m[r - 1][si - 1]] : -1;
+            b->rcol = si + 1 < s->mlen[r - 1] ? COL[s->m[r - 1][si + 1]] : -1;
+        }
     int prev = -1;
     for (int h = 0; h < s->hlen[p]; h++) {
         int card = s->hand[p][h];
@@ -147,64 +158,48 @@ static int generate_placements(const Params *P, const State *s, Placement *pl, i
             int full = 1;
             for (int r = 1; r <= R; r++)
                 if (s->mlen[r - 1] != row_length(P, r)) { full = 0; break; }
-            if (full && !count_bridges(P, s) && s->mlen[R] == 0) {
-                pl[n++] = (Placement){card, R + 1, 1, 0, 0, 0, 0};
-                if (stop_at_one) return n;
-            }
+            if (full && !nbr && s->mlen[R] == 0) ADD_PL(card, R + 1, 1, 0, 0, 0, 0);
         } else if (kind == K_CAMPFIRE) {
             for (int r = 1; r < R; r++) {
                 for (int si = 0; si < s->mlen[r - 1]; si++) {
                     int t = s->m[r - 1][si];
                     if (KIND[t] != K_ASCENT || COL[t] != COL[card]) continue;
+                    int v = VAL[t], top = max_row(P, v);
                     for (int r2 = r + 1; r2 <= R; r2++) {
-                        int n2 = next_slot(P, s, r2);
-                        if (!n2) continue;
-                        if (!supported(s, r2, n2)) continue;
-                        if (r2 > max_row(P, VAL[t])) continue;
-                        if (colour_clash(s, COL[t], r2, n2, 0)) continue;
+                        const NextSlot *x = &ns[r2];
+                        if (!x->ok || r2 > top || x->col == COL[t]) continue;
                         int cost = 0;
-                        if (!P->campfire_free) cost = ascent_cost(P, s, VAL[t], r2, n2, 0);
+                        if (!P->campfire_free && x->ref != NONE_REF) cost = abs(v - x->ref);
                         if (cost > others) continue;
-                        if (n >= MAXPL) return n;
-                        pl[n++] = (Placement){card, r, si + 1, cost, r2, n2, 0};
-                        if (stop_at_one) return n;
+                        ADD_PL(card, r, si + 1, cost, r2, x->slot, 0);
                     }
                 }
+            }
+        } else if (kind == K_BRIDGE) {
+            for (int r = 1; r <= R; r++) {
+                const NextSlot *x = &ns[r];
+                if (!x->ok || x->slot == 1 || x->slot == row_length(P, r)) continue;
+                ADD_PL(card, r, x->slot, 0, 0, 0, 0);
             }
         } else {
-            for (int r = 1; r <= R; r++) {
-                int ns = next_slot(P, s, r);
-                if (!ns) continue;
-                if (!supported(s, r, ns)) continue;
-                if (kind == K_BRIDGE) {
-                    if (ns == 1 || ns == row_length(P, r)) continue;
-                    if (n >= MAXPL) return n;
-                    pl[n++] = (Placement){card, r, ns, 0, 0, 0, 0};
-                    if (stop_at_one) return n;
-                    continue;
-                }
-                if (r > max_row(P, VAL[card])) continue;
-                if (colour_clash(s, COL[card], r, ns, 0)) continue;
-                int cost = ascent_cost(P, s, VAL[card], r, ns, 0);
+            int v = VAL[card], col = COL[card], top = max_row(P, v);
+            for (int r = 1; r <= top; r++) {
+                const NextSlot *x = &ns[r];
+                if (!x->ok || x->col == col) continue;
+                int cost = x->ref != NONE_REF ? abs(v - x->ref) : 0;
                 if (cost > others) continue;
-                if (n >= MAXPL) return n;
-                pl[n++] = (Placement){card, r, ns, cost, 0, 0, 0};
-                if (stop_at_one) return n;
+                ADD_PL(card, r, x->slot, cost, 0, 0, 0);
             }
-            if (kind == K_ASCENT) {
-                for (int r = 1; r <= R + 1; r++) {
-                    for (int si = 0; si < s->mlen[r - 1]; si++) {
-                        if (s->m[r - 1][si] != BRIDGE) continue;
-                        int slot = si + 1;
-                        if (r > max_row(P, VAL[card])) continue;
-                        if (colour_clash(s, COL[card], r, slot, 1)) continue;
-                        int cost = ascent_cost(P, s, VAL[card], r, slot, 1);
-                        if (cost > others) continue;
-                        if (n >= MAXPL) return n;
-                        pl[n++] = (Placement){card, r, slot, cost, 0, 0, 1};
-                        if (stop_at_one) return n;
-                    }
+            for (int i = 0; i < nbr; i++) {
+                const BridgeAt *b = &br[i];
+                if (b->row > top || b->lcol == col || b->rcol == col) continue;
+                int cost = b->lref != NONE_REF ? abs(v - b->lref) : 0;
+                if (!P->replace_left) {
+                    int dr = b->rref != NONE_REF ? abs(v - b->rref) : 0;
+                    if (dr > cost) cost = dr;
                 }
+                if (cost > others) continue;
+                ADD_PL(card, b->row, b->slot, cost, 0, 0, 1);
             }
         }
     }
