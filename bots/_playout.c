@@ -279,6 +279,7 @@ static void keep_values(const Params *P, const State *s, double *keep) {
                 double fit = refs[r] == NONE_REF ? 1.0 : 1 - (double)abs(VAL[c] - refs[r]) / 4;
                 if (fit < 0.0) fit = 0.0; /* max(0.0, x) */
                 if (fit > best) best = fit;
+                if (best >= 1.0) break; /* no row fits better (the rows' other effect, any_row, is set) */
             }
             if (!any_row) {
                 int br = 0;
@@ -397,6 +398,9 @@ static int scored_entries(const Params *P, const State *s, Entry *E, int maxe) {
         ne = 1;
     }
     /* never throw the team's last Summit while another move exists */
+    int last = 0; /* a card of keep >= LAST_SUMMIT in hand: else every entry is safe */
+    for (int j = 0; j < nh; j++) if (keep[sorted_hand[j]] >= P->last_summit) { last = 1; break; }
+    if (!last) return ne;
     int nsafe = 0;
     int safe_flag[MAXPL + 2];
     for (int i = 0; i < ne; i++) {
