@@ -57,6 +57,7 @@ typedef struct {
     uint8_t out[MAXCARDS];
     int16_t nout;
     int16_t summits_out; /* Summits in out */
+    int16_t bridges_up;  /* Bridges on the mountain */
     int to_move, turn;
 } State;
 
@@ -99,13 +100,6 @@ static inline int next_slot(const Params *P, const State *s, int row) {
 
 static inline int supported(const State *s, int row, int slot) {
     return row == 1 || s->mlen[row - 2] >= slot + 1;
-}
-
-static int count_bridges(const Params *P, const State *s) {
-    int k = 0;
-    for (int r = 0; r <= P->rows; r++)
-        for (int i = 0; i < s->mlen[r]; i++) k += s->m[r][i] == BRIDGE;
-    return k;
 }
 
 /* ---- move generation (candidate_targets + why_not, legal ones only) -------------------- */
@@ -220,19 +214,12 @@ static void keep_values(const Params *P, const State *s, double *keep) {
     int R = P->rows;
     int p = s->to_move;
     int open[MAXROWS + 1], refs[MAXROWS + 1];
-    int bridge_row[MAXROWS + 2] = {0};
     for (int r = 1; r <= R; r++) {
         int n = s->mlen[r - 1];
         open[r] = n < row_length(P, r);
         refs[r] = n ? reference(P, s, r, n + 1, -1) : NONE_REF;
     }
-    int summits_mountain = 0;
-    for (int r = 1; r <= R + 1; r++)
-        for (int i = 0; i < s->mlen[r - 1]; i++) {
-            int c = s->m[r - 1][i];
-            if (c == BRIDGE) bridge_row[r] = 1;
-            if (c == SUMMIT) summits_mountain++;
-        }
+    int summits_mountain = s->mlen[R]; /* a Summit stands only on the peak (R10) */
     int summits_left = P->summits - (s->summits_out + summits_mountain);
     int n_summits_hand = 0;
     for (int h = 0; h < s->hlen[p]; h++) n_summits_hand += s->hand[p][h] == SUMMIT;
@@ -282,8 +269,9 @@ static void keep_values(const Params *P, const State *s, double *keep) {
                 if (best >= 1.0) break; /* no row fits better (the rows' other effect, any_row, is set) */
             }
             if (!any_row) {
-                int br = 0;
-                for (int r = 1; r <= top; r++) if (bridge_row[r]) { br = 1; break; }
+                int br = 0; /* a Bridge in rows 1..top */
+                for (int r = 1; r <= top && s->bridges_up && !br; r++)
+                    for (int i = 0; i < s->mlen[r - 1]; i++) if (s->m[r - 1][i] == BRIDGE) { br = 1; break; }
                 if (!br) { keep[c] = 0.0; continue; }
             }
             keep[c] = 0.35 + 0.5 * best + (top >= R - 1 ? 0.15 : 0.0);
@@ -337,7 +325,7 @@ static Placement PL[MAXPL];
 static int scored_entries(const Params *P, const State *s, Entry *E, int maxe) {
     double keep[NTYPES];
     keep_values(P, s, keep);
-    int bridges_up = count_bridges(P, s);
+    int bridges_up = s->bridges_up;
     int npl = generate_placements(P, s, PL, 0);
     int cheap = 0;
     for (int i = 0; i < npl; i++)
@@ -485,11 +473,13 @@ static void apply_move(const Params *P, State *s, const CMove *mv) {
             uint8_t moved = cards[mv->slot - 1];
             cards[mv->slot - 1] = (uint8_t)card;
             s->m[mv->to_row - 1][s->mlen[mv->to_row - 1]++] = moved;
-        } else if (mv->slot <= s->mlen[mv->row - 1]) {
+        } else if (mv->slot <= s->mlen[mv->row - 1]) { /* onto a Bridge: it leaves the game */
             put_out(s, cards[mv->slot - 1]);
+            s->bridges_up--;
             cards[mv->slot - 1] = (uint8_t)card;
         } else {
             cards[s->mlen[mv->row - 1]++] = (uint8_t)card;
+            if (card == BRIDGE) s->bridges_up++;
         }
     }
     draw(P, s, p);
@@ -600,9 +590,13 @@ static void sort_ids(uint8_t *a, int n) {
     }
 }
 
-static void recount_out(State *s) {
+/* The counters kept by apply_move: Summits out, Bridges on the mountain. */
+static void recount(State *s) {
     s->summits_out = 0;
     for (int i = 0; i < s->nout; i++) s->summits_out += s->out[i] == SUMMIT;
+    s->bridges_up = 0;
+    for (int r = 0; r <= MAXROWS; r++)
+        for (int i = 0; i < s->mlen[r]; i++) s->bridges_up += s->m[r][i] == BRIDGE;
 }
 
 /* World(params, mountain, hands, decks, out, to_move, turn) */
@@ -650,7 +644,7 @@ static int World_init(WorldObject *self, PyObject *args, PyObject *kw) {
     int n = read_cards(out, s->out, MAXCARDS);
     if (n < 0) return -1;
     s->nout = (int16_t)n;
-    recount_out(s);
+    recount(s);
     s->to_move = to_move;
     s->turn = turn;
     return 0;
@@ -924,7 +918,7 @@ static void build_world(const SamplerObject *S, const uint8_t *order, State *s) 
         k += n;
     }
     for (; k < S->nunseen; k++) s->out[s->nout++] = order[k];
-    recount_out(s);
+    recount(s);
 }
 
 static PyObject *Sampler_draw(SamplerObject *self, PyObject *arg) {
