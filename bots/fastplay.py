@@ -340,7 +340,11 @@ def evaluate(observation: Observation, moves: Sequence[Move], worlds: int,
     worlds (world ``i`` drawn by :meth:`Sampler.draw` with :func:`world_seed` ``(seed, i)``:
     common random numbers), the move pushed and then greedy in every seat to the end. Returns
     per move, in the order given, (wins, plays, cards out summed over the playouts' ends).
-    One C call when compiled; the Python path gives the same numbers."""
+    One C call when compiled; the Python path gives the same numbers. ``ValueError`` for a
+    negative ``worlds`` (and, compiled, for a move naming a card not in the hand or a slot off
+    the mountain)."""
+    if worlds < 0:
+        raise ValueError(f"worlds must be ≥ 0, not {worlds}")
     sampler = Sampler(observation)
     if sampler._c is not None and AVAILABLE:
         res = sampler._c.evaluate([move_to_c(m) for m in moves], worlds, seed & MASK64)
