@@ -40,6 +40,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from bots import fastplay
 from bots.determinized import DeterminizedBot, evaluate_world
 from bots.greedy import GreedyPolicy
 from model.game import WIN, Game
@@ -158,6 +159,10 @@ class WorldPlayer:
             placed = v.slots - world.filled_slots()
             out = len(world.out) + (left - placed - v.spare if v.won else 0)
             return v.won, out, v.slots
+        if self.bot is None:  # greedy: the compiled playout (bots.fastplay), the same moves
+            w = fastplay.make_world(world)
+            won, out = w.playout()
+            return won, out, w.filled_slots()
         pushed = 0
         try:
             while world.outcome() is None:

@@ -172,6 +172,10 @@ class FastWorld:
             seat = (seat + 1) % players
         return moves
 
+    def filled_slots(self) -> int:
+        """Cards on the mountain, the peak included (:meth:`Game.filled_slots`)."""
+        return sum(len(r) for r in self._w.state()[0])
+
     def to_game(self) -> Game:
         """The equivalent model position (:meth:`Game.from_parts`, no move history)."""
         mountain, hands, decks, out, to_move, turn = self._w.state()
@@ -238,6 +242,10 @@ class PyWorld:
             moves.append(m)
             g._apply(m)
         return moves
+
+    def filled_slots(self) -> int:
+        """Cards on the mountain, the peak included (:meth:`Game.filled_slots`)."""
+        return self.game.filled_slots()
 
     def to_game(self) -> Game:
         """A copy of the position."""

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Sequence
 
+from bots import fastplay
 from bots.greedy import GreedyPolicy
 from model.cards import Card, sort_cards
 from model.game import WIN, Game
@@ -233,10 +234,14 @@ class TeamBot:
         moves = [m for _, m in ranked]
         view = (observation.turn, observation.seat, observation.hand, observation.mountain)
         rng = random.Random(f"team/{self.seed}/{view!r}")
-        worlds, fb = sample_worlds(observation, self.worlds, rng, self.beliefs, self.tries,
-                                   self.policy)
-        self.fallbacks += fb
-        values = evaluate_moves(observation, moves, worlds, self.policy)
-        self.playouts += len(moves) * len(worlds)
+        if self.beliefs:
+            worlds, fb = sample_worlds(observation, self.worlds, rng, True, self.tries,
+                                       self.policy)
+            self.fallbacks += fb
+            values = evaluate_moves(observation, moves, worlds, self.policy)
+        else:  # fresh fair-shuffle worlds, drawn and played out by bots.fastplay
+            counts = fastplay.evaluate(observation, moves, self.worlds, rng.getrandbits(62))
+            values = [MoveValue(m, w, n, o) for m, (w, n, o) in zip(moves, counts)]
+        self.playouts += sum(v.plays for v in values)
         best = max(range(len(values)), key=lambda i: (values[i].wins, -i))
         return values[best].move

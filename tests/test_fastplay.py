@@ -321,3 +321,16 @@ def test_compiled_push_refuses_moves_off_its_arrays() -> None:
         with pytest.raises(ValueError):
             evaluate(observe(g), [m], 1, 0)
     assert w.to_game().to_position() == g.to_position()
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_filled_slots_after_a_playout_equals_the_model(compiled: bool,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    if not compiled:
+        monkeypatch.setattr(fastplay, "AVAILABLE", False)
+    for seed in range(1, 9):
+        g = Game(Deal.from_seed(seed, 1 + seed % 5))
+        w, reference = fastplay.make_world(g), PyWorld(g.copy())
+        w.playout()
+        reference.playout()
+        assert w.filled_slots() == reference.game.filled_slots() > 0
