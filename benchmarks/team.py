@@ -31,8 +31,21 @@ from typing import Any
 
 from benchmarks.journal import seed_range
 
-BOTS: dict[str, dict[str, Any]] = {"greedy": {}, "team": {"beliefs": True},
-                                   "team-nobeliefs": {"beliefs": False}}
+#: The variants played: name -> (bot of :func:`bots.make_bot`, its parameters). ``team`` is
+#: the configuration of the first run (12 worlds, beliefs on); the others are the parts of
+#: the ablation: ``team-nobeliefs`` the rollout alone at 12 worlds; ``team-64`` the same at
+#: 64 worlds (what the compiled playouts buy); ``uct`` the tree search at its defaults;
+#: ``uct-beliefs`` with beliefs; ``uct-flat`` the tree cut to the root (one decision
+#: searched, the same playouts as ``uct``).
+BOTS: dict[str, tuple[str, dict[str, Any]]] = {
+    "greedy": ("greedy", {}),
+    "team": ("team", {"beliefs": True}),
+    "team-nobeliefs": ("team", {"beliefs": False}),
+    "team-64": ("team", {"beliefs": False, "worlds": 64, "candidates": 5}),
+    "uct": ("uct", {}),
+    "uct-beliefs": ("uct", {"beliefs": True}),
+    "uct-flat": ("uct", {"flat": True}),
+}
 
 
 def _rows(path: Path) -> list[dict[str, Any]]:
@@ -55,7 +68,8 @@ def play(out: Path, players: list[int], seeds: list[int], bot: str) -> None:
             for name in ("greedy", bot):
                 if (name, p, seed) in done:
                     continue
-                b = make_bot("team" if name.startswith("team") else name, **BOTS[name])
+                kind, params = BOTS[name]
+                b = make_bot(kind, **params)
                 t0 = time.process_time()
                 r = play_deal(Deal.from_seed(seed, p), b)
                 row = {"bot": name, "players": p, "seed": seed, "outcome": r.outcome,
@@ -104,6 +118,57 @@ def report(out: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
+def simulate_rows(paths: list[Path]) -> dict[tuple[str, int], dict[str, Any]]:
+    """The per-player-count rows of ``ascent simulate --json`` outputs, keyed by (bot,
+    players); a file holding several JSON documents one after another gives each."""
+    found: dict[tuple[str, int], dict[str, Any]] = {}
+    dec = json.JSONDecoder()
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        i = 0
+        while True:
+            while i < len(text) and text[i].isspace():
+                i += 1
+            if i >= len(text):
+                break
+            doc, i = dec.raw_decode(text, i)
+            for row in doc.get("players", []):
+                if row["players"].isdigit():
+                    found[(doc["bot"], int(row["players"]))] = row
+    return found
+
+
+def report_simulate(out: Path, paths: list[Path], main: str = "uct") -> str:
+    """Rows for the bots of ``ascent simulate --json`` files (``best``, ``cheat``) next to
+    ``main`` and ``greedy`` of ``out/games.jsonl``, and the price of silence: the open-hand
+    (``cheat``) win share minus each silent bot's, and the silent/open ratio."""
+    rows = _rows(out / "games.jsonl")
+    sim = simulate_rows(paths)
+    lines = ["| players | bot | games | wins | 95 % interval | open-hand wins | price of "
+             "silence (points) | silent / open |", "|---:|---|---:|---:|---|---:|---:|---:|"]
+    for p in sorted({r["players"] for r in rows} | {q for _, q in sim}):
+        opened = next((r for (b, q), r in sim.items() if q == p and r.get("open_games")), None)
+        open_share = opened["open_won"] / opened["open_games"] if opened else None
+        entries = []
+        for name in ("greedy", main):
+            games = [r for r in rows if r["bot"] == name and r["players"] == p]
+            if games:
+                entries.append((name, len(games), sum(g["outcome"] == "win" for g in games)))
+        for (b, q), r in sorted(sim.items()):
+            if q == p and b not in ("greedy", main):
+                entries.append((f"{b} (simulate)", r["games"], r["won"]))
+        for name, n, k in entries:
+            lo, hi = wilson(k, n)
+            if open_share is None:
+                price = ratio = "—"
+            else:
+                price = f"{100 * (open_share - k / n):+.1f}"
+                ratio = f"{(k / n) / open_share:.2f}" if open_share else "—"
+            lines.append(f"| {p} | {name} | {n} | {k} | {100 * lo:.1f}–{100 * hi:.1f} % | "
+                         f"{opened['open_won'] if opened else '—'} | {price} | {ratio} |")
+    return "\n".join(lines) + "\n"
+
+
 def speed(players: list[int], seeds: list[int]) -> str:
     """Playouts and greedy moves per CPU second (module docstring), one line per player count."""
     import random
@@ -144,7 +209,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=None)
     ap.add_argument("--players", default="1,3,5")
     ap.add_argument("--seeds", default="20001-20030")
-    ap.add_argument("--bot", default="team", choices=("team", "team-nobeliefs"))
+    ap.add_argument("--bot", default="uct", choices=tuple(b for b in BOTS if b != "greedy"))
+    ap.add_argument("--simulate", nargs="*", default=[], metavar="JSON",
+                    help="report: ascent simulate --json outputs of other bots on the same "
+                         "seeds (best, cheat), added as rows")
     a = ap.parse_args(argv)
     try:
         players = [int(x) for x in a.players.split(",")]
@@ -163,6 +231,9 @@ def main(argv: list[str] | None = None) -> int:
         play(Path(a.out), players, seeds, a.bot)
     else:
         print(report(Path(a.out)), end="")
+        if a.simulate:
+            print()
+            print(report_simulate(Path(a.out), [Path(x) for x in a.simulate], a.bot), end="")
     return 0
 
 

@@ -2,7 +2,8 @@
 see only the observation of the player to move (:mod:`model.observation`, ruling V1);
 ``best`` is the strongest silent bot measured (today ``determinized``, see
 :data:`BEST`), so that scripts and the web page need not know its name; ``team`` searches
-over the greedy blueprint, every seat of its rollouts silent (:mod:`bots.team`); ``cheat`` is the
+over the greedy blueprint, every seat of its rollouts silent (:mod:`bots.team`); ``uct`` is
+information-set MCTS over the seat's own decisions on the same blueprint (:mod:`bots.uct`); ``cheat`` is the
 open-hand solver, the upper bound; ``openspiel-ismcts`` (optional extra ``.[openspiel]``) is
 OpenSpiel's information-set MCTS on the game registered in :mod:`bots.openspiel_game`.
 
@@ -15,7 +16,8 @@ from typing import Any
 
 from bots.base import Bot, GameResult, play_deal
 
-BOT_NAMES = ("greedy", "sampling", "determinized", "best", "team", "cheat", "openspiel-ismcts")
+BOT_NAMES = ("greedy", "sampling", "determinized", "best", "team", "uct", "cheat",
+             "openspiel-ismcts")
 
 #: the bot that ``best`` names: the strongest silent bot of docs/results.md
 BEST = "determinized"
@@ -25,9 +27,11 @@ def make_bot(name: str, **params: Any) -> Bot:
     """The bot called ``name`` (one of :data:`BOT_NAMES`) with its parameters (``sampling``:
     ``worlds``, ``seconds``, ``seed``...; ``determinized`` and ``best``: ``worlds``,
     ``candidates``, ``seconds``, ``seed``...; ``team``: ``worlds``, ``candidates``,
-    ``beliefs``, ``tries``, ``seed``; ``cheat``: ``time_limit``; ``openspiel-ismcts``:
-    ``simulations``, ``seed``). Raises ``ValueError`` for an unknown name and ``ImportError``
-    when ``openspiel-ismcts`` is asked for without the extra installed."""
+    ``beliefs``, ``tries``, ``seed``; ``uct``: ``iterations``, ``candidates``,
+    ``depth_candidates``, ``exploration``, ``beliefs``, ``pool``, ``seed``; ``cheat``:
+    ``time_limit``; ``openspiel-ismcts``: ``simulations``, ``seed``). Raises ``ValueError``
+    for an unknown name and ``ImportError`` when ``openspiel-ismcts`` is asked for without the
+    extra installed."""
     if name == "greedy":
         from bots.greedy import GreedyBot
 
@@ -44,6 +48,10 @@ def make_bot(name: str, **params: Any) -> Bot:
         from bots.team import TeamBot
 
         return TeamBot(**params)
+    if name == "uct":
+        from bots.uct import UctBot
+
+        return UctBot(**params)
     if name == "cheat":
         from bots.cheat import CheatBot
 

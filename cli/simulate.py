@@ -29,8 +29,9 @@ def _interval(iv) -> str:
 @click.option("--bot", type=click.Choice(BOT_NAMES), required=True,
               help="The bot in every seat: greedy, sampling (PIMC), determinized (sampled "
                    "worlds searched by the beam), best (the strongest silent bot: today "
-                   "determinized), cheat (open-hand solver) or openspiel-ismcts (needs the "
-                   ".[openspiel] extra).")
+                   "determinized), team (rollouts over the greedy blueprint), uct "
+                   "(information-set MCTS over the same blueprint), cheat (open-hand "
+                   "solver) or openspiel-ismcts (needs the .[openspiel] extra).")
 @click.option("--players", type=PLAYER_COUNTS, default="1-5", show_default=True, metavar="P",
               help="Player counts, e.g. 1-5 or 1,3.")
 @click.option("--deals", type=DEALS, default=None, metavar="N", help="Seeds 1..N for each player count.")
@@ -44,8 +45,14 @@ def _interval(iv) -> str:
               help="sampling, determinized, best: time per move in seconds (at least one "
                    "world is always played).")
 @click.option("--candidates", type=COUNT, default=None, metavar="K",
-              help="sampling, determinized, best, team: moves compared per turn (the greedy's "
-                   "best K; default 4 for sampling, 5 for determinized, 3 for team).")
+              help="sampling, determinized, best, team, uct: moves compared per turn (the "
+                   "greedy's best K; default 4 for sampling, 5 for determinized and uct, 3 "
+                   "for team).")
+@click.option("--iterations", type=COUNT, default=None, metavar="N",
+              help="uct: search iterations per move, one sampled world each (default 1600).")
+@click.option("--beliefs/--no-beliefs", default=False, show_default=True,
+              help="team, uct: keep only worlds where the blueprint would have made the "
+                   "partners' moves seen.")
 @click.option("--horizon", type=COUNT, default=12, show_default=True,
               metavar="T", help="sampling: playout length in turns.")
 @click.option("--simulations", type=COUNT, default=50, show_default=True,
@@ -70,12 +77,13 @@ def _interval(iv) -> str:
 @click.option("--quiet", is_flag=True, help="No progress on standard error.")
 def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
              rule_options: tuple[str, ...], worlds: int | None, move_seconds: float | None,
-             candidates: int | None, horizon: int, simulations: int, bot_seed: int, time_limit: float,
+             candidates: int | None, iterations: int | None, beliefs: bool, horizon: int,
+             simulations: int, bot_seed: int, time_limit: float,
              open_hand: bool, db_path: str | None, records_dir: str | None, workers: int | None,
              scheduler: str | None, as_json: bool, quiet: bool) -> None:
     """Play deals with one bot in every seat; report the win rate per player count.
 
-    Silent bots (greedy, sampling, determinized or best, team, openspiel-ismcts) see only what
+    Silent bots (greedy, sampling, determinized or best, team, uct, openspiel-ismcts) see only what
     their player sees (ruling V1: own hand, mountain, cards out, hand and deck sizes); cheat sees everything. For each
     player count: games, wins and the 95 % Wilson interval, mean slots filled at a loss, cards
     out at a win, seconds per game, and on the same deals the open-hand verdict and the price
@@ -124,9 +132,15 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
         if candidates is not None:
             params["candidates"] = candidates
     elif bot == "team":
-        params = {"seed": bot_seed}
+        params = {"seed": bot_seed, "beliefs": beliefs}
         if worlds is not None:
             params["worlds"] = worlds
+        if candidates is not None:
+            params["candidates"] = candidates
+    elif bot == "uct":
+        params = {"seed": bot_seed, "beliefs": beliefs}
+        if iterations is not None:
+            params["iterations"] = iterations
         if candidates is not None:
             params["candidates"] = candidates
     elif bot == "cheat":

@@ -14,6 +14,7 @@ from bots.determinized import DeterminizedBot
 from bots.greedy import GreedyBot
 from bots.sampling import SamplingBot
 from bots.team import TeamBot
+from bots.uct import UctBot
 from model.deal import Deal
 from model.errors import IllegalMoveError
 from model.game import WIN, Game
@@ -67,6 +68,7 @@ SILENT = [
     ("determinized", lambda: DeterminizedBot(worlds=2, candidates=3, seed=5)),
     ("team", lambda: TeamBot(worlds=2, candidates=3, seed=5)),
     ("team-beliefs", lambda: TeamBot(worlds=2, candidates=3, beliefs=True, seed=5)),
+    ("uct", lambda: UctBot(iterations=8, seed=5)),
 ]
 
 
@@ -123,11 +125,11 @@ def test_a_bot_that_tries_to_reach_the_game_state_fails() -> None:
 
 
 @pytest.mark.parametrize("players", [1, 2, 3])
-@pytest.mark.parametrize("bot", ["greedy", "sampling", "determinized", "best", "team"])
+@pytest.mark.parametrize("bot", ["greedy", "sampling", "determinized", "best", "team", "uct"])
 def test_silent_bots_play_legal_replayable_games(players: int, bot: str) -> None:
     params = ({"worlds": 2, "candidates": 2, "horizon": 3} if bot == "sampling"
               else {"worlds": 2, "candidates": 3} if bot in ("determinized", "best", "team")
-              else {})
+              else {"iterations": 8} if bot == "uct" else {})
     for seed in (1, 2, 3):
         deal = Deal.from_seed(seed, players, TINY)
         result = play_deal(deal, make_bot(bot, **params))

@@ -1,0 +1,192 @@
+"""``uct``: information-set Monte Carlo tree search over the seat's own decisions, with the
+partners played by the blueprint.
+
+It is single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012) in its
+open-loop form, with the partners fixed to the blueprint as in SPARTA's single-agent search
+(Lerer et al. 2020):
+
+* **Worlds.** Every iteration draws a fresh world from what the seat sees
+  (:class:`bots.fastplay.Sampler`: the fair-shuffle posterior of the unseen cards, ruling V1,
+  R13), so futures are sampled independently and no decision is fitted to one deal. With
+  ``beliefs`` on, a pool of worlds filtered by the partners' moves
+  (:func:`bots.team.sample_worlds`) is cycled instead.
+* **The tree holds only this seat's decisions.** A node is the sequence of this seat's own
+  moves since the root; the partners' moves in between are played by the blueprint
+  (:class:`bots.greedy.GreedyPolicy`, each from its own hand: the blueprint never reads
+  another hand), so a node mixes every world in which the seat made those moves (open loop).
+  The moves of a node are the blueprint's best ``candidates`` at the root (from the
+  observation) and its best ``depth_candidates`` below (from the world of the iteration: the
+  seat's later hands differ between worlds, so a move is scored only in the worlds where it
+  is legal, with availability counts in UCB1, as ISMCTS does).
+* **Selection, expansion, playout.** Untried moves first (in the blueprint's order), else
+  UCB1 with availability: ``mean + c * sqrt(ln(available) / visits)``; one node is added per
+  iteration, and from it the game is played out by the blueprint in every seat (the compiled
+  playout of :mod:`bots.fastplay` when it is available). The reward is 1 for a win, else 0.
+* **The move played** is the root move visited most; ties go to the blueprint's order.
+
+The search reads only the observation (worlds are guesses, never the real game). Its random
+stream depends on the seed and on what the seat sees, so a move is repeatable. The number of
+``iterations`` fixes the work per move, not the time, so results do not depend on the
+machine's speed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from bots import fastplay
+from bots.greedy import GreedyPolicy
+from bots.team import sample_worlds
+from model.game import WIN
+from model.moves import Move
+from model.observation import Observation
+
+
+@dataclass
+class _Edge:
+    """Statistics of one move at one node: ``visits``, summed ``reward``, ``available``
+    (iterations in which the move was legal when the node was reached) and the child node."""
+
+    visits: int = 0
+    reward: float = 0.0
+    available: int = 0
+    child: _Node | None = None
+
+
+@dataclass
+class _Node:
+    """A node of the seat's own decisions: its moves' edges, keyed by the move."""
+
+    edges: dict[Move, _Edge] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RootValue:
+    """One root move after the search: ``move``, ``visits`` and ``wins`` (playouts won
+    through it), in the blueprint's order."""
+
+    move: Move
+    visits: int
+    wins: float
+
+    @property
+    def share(self) -> float:
+        """Wins per visit, in 0..1 (0 when unvisited)."""
+        return self.wins / self.visits if self.visits else 0.0
+
+
+class UctBot:
+    """The ``uct`` bot (silent). Parameters: ``iterations`` (≥ 1 worlds, one per iteration),
+    ``candidates`` (≥ 1 root moves: the blueprint's best K), ``depth_candidates`` (≥ 1 moves
+    at the seat's later decisions), ``exploration`` (the UCB1 constant c ≥ 0), ``beliefs``
+    (filter worlds by the partners' moves: a pool of ``pool`` worlds, cycled), ``flat``
+    (the tree cut to its root: UCB1 over the root moves, every iteration a playout after
+    one of them; for the ablation), ``seed`` (int). Raises ``ValueError`` for a parameter out of range."""
+
+    name = "uct"
+    sees_hidden_cards = False
+
+    def __init__(self, iterations: int = 1600, candidates: int = 5, depth_candidates: int = 3,
+                 exploration: float = 0.7, beliefs: bool = False, pool: int = 32,
+                 flat: bool = False, seed: int = 0) -> None:
+        for label, v in (("iterations", iterations), ("candidates", candidates),
+                         ("depth_candidates", depth_candidates), ("pool", pool)):
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                raise ValueError(f"{label} must be a whole number ≥ 1, not {v!r}")
+        if not isinstance(exploration, (int, float)) or not exploration >= 0:
+            raise ValueError(f"exploration must be a number ≥ 0, not {exploration!r}")
+        self.iterations = iterations
+        self.candidates = candidates
+        self.depth_candidates = depth_candidates
+        self.exploration = float(exploration)
+        self.beliefs = bool(beliefs)
+        self.pool = pool
+        self.flat = bool(flat)
+        self.seed = seed
+        self.policy = GreedyPolicy()
+        self.playouts = 0  # over the bot's life
+        self.last: list[RootValue] = []  # the root's statistics after the last search
+
+    def start(self, deal) -> None:  # noqa: D401 - silent bots are never given the deal
+        """Silent: never called by :func:`bots.base.play_deal`."""
+
+    def choose(self, observation: Observation) -> Move:
+        """The root move visited most by the search (module docstring); a lone move or the
+        Summit is played at once."""
+        ranked = self.policy.ranked(observation.view(), observation.out, limit=self.candidates)
+        if len(ranked) == 1 or ranked[0][0] >= 1e9:
+            self.last = [RootValue(ranked[0][1], 0, 0.0)]
+            return ranked[0][1]
+        self.last = self.search(observation, [m for _, m in ranked])
+        best = max(range(len(self.last)), key=lambda i: (self.last[i].visits, -i))
+        return self.last[best].move
+
+    def search(self, observation: Observation, moves: list[Move]) -> list[RootValue]:
+        """Run the search from ``observation`` with the root moves ``moves`` (legal moves of
+        ``observation.player``, best first); one :class:`RootValue` per move, in that order."""
+        view = (observation.turn, observation.seat, observation.hand, observation.mountain)
+        rng = random.Random(f"uct/{self.seed}/{view!r}")
+        me = observation.seat
+        draw = self._world_source(observation, rng)
+        root = _Node({m: _Edge() for m in moves})
+        c = self.exploration
+        for i in range(self.iterations):
+            world = draw(i)
+            node = root
+            path: list[_Edge] = []
+            first = True
+            while True:
+                if first:
+                    options = moves
+                    first = False
+                else:
+                    ranked = world.ranked(self.depth_candidates)
+                    if ranked[0][0] >= 1e9:  # the Summit: the game is won
+                        world.push(ranked[0][1])
+                        break
+                    options = [m for _, m in ranked]
+                edges = [node.edges.setdefault(m, _Edge()) for m in options]
+                for e in edges:
+                    e.available += 1
+                k = next((j for j, e in enumerate(edges) if e.visits == 0), None)
+                if k is None:
+                    k = max(range(len(edges)), key=lambda j: (
+                        edges[j].reward / edges[j].visits
+                        + c * math.sqrt(math.log(edges[j].available) / edges[j].visits), -j))
+                edge = edges[k]
+                path.append(edge)
+                world.push(options[k])
+                expanded = edge.visits == 0
+                # the partners play the blueprint until this seat moves again or the game ends
+                while world.outcome() is None and world.to_move != me:
+                    world.push(world.ranked(1)[0][1])
+                if expanded or self.flat or world.outcome() is not None:
+                    break
+                if edge.child is None:
+                    edge.child = _Node()
+                node = edge.child
+            if world.outcome() is None:
+                won, _ = world.playout()
+            else:
+                won = world.outcome() == WIN
+            self.playouts += 1
+            for e in path:
+                e.visits += 1
+                e.reward += 1.0 if won else 0.0
+        return [RootValue(m, root.edges[m].visits, root.edges[m].reward) for m in moves]
+
+    def _world_source(self, observation: Observation, rng: random.Random
+                      ) -> Callable[[int], fastplay.World]:
+        """``draw(i)``: the world of iteration ``i``, from the observation only (fresh
+        fair-shuffle worlds; with ``beliefs``, a pool filtered by the partners' moves)."""
+        if self.beliefs:
+            games, _ = sample_worlds(observation, min(self.pool, self.iterations), rng, True,
+                                     policy=self.policy)
+            pool = [fastplay.make_world(g) for g in games]
+            return lambda i: pool[i % len(pool)].copy()
+        sampler = fastplay.Sampler(observation)
+        base = rng.getrandbits(62)
+        return lambda i: sampler.draw(base + i)

@@ -1,0 +1,97 @@
+"""The ``uct`` bot: its games replay in the model and repeat with a seed, it reads no hidden
+card (with a peeking control that the check catches), its root statistics add up, and it
+finds the better move where the blueprint's first choice is clearly worse."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from bots import fastplay, make_bot
+from bots.base import play_deal
+from bots.greedy import GreedyPolicy
+from bots.team import evaluate_moves
+from bots.uct import UctBot
+from model.deal import Deal
+from model.game import Game
+from model.observation import Observation, observe, sample_world
+from model.records import replay
+from model.rules import RuleSet
+from tests.test_team import _moves_differ
+
+TINY = RuleSet.tiny()
+
+
+def test_uct_games_replay_and_one_seed_gives_one_game() -> None:
+    for players in (1, 2, 3):
+        deal = Deal.from_seed(5, players, TINY)
+        a = play_deal(deal, UctBot(iterations=24, seed=3))
+        b = play_deal(deal, UctBot(iterations=24, seed=3))
+        rep = replay(deal, a.plan.moves)
+        assert rep.error is None and rep.outcome == a.outcome
+        assert a.plan.moves == b.plan.moves
+
+
+def test_uct_reads_no_hidden_card() -> None:
+    assert _moves_differ(lambda g: UctBot(iterations=16, seed=2)) == 0
+    assert _moves_differ(lambda g: UctBot(iterations=16, beliefs=True, pool=4, seed=2),
+                         players=(3,)) == 0
+
+
+class _PeekingUct(UctBot):
+    """A control: every iteration plays the real game instead of a sampled world."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(iterations=16, seed=2)
+        self.game = game
+
+    def _world_source(self, observation: Observation, rng: random.Random
+                      ) -> Callable[[int], fastplay.World]:
+        world = fastplay.make_world(self.game)
+        return lambda i: world.copy()
+
+
+def test_the_no_peek_check_catches_a_peeking_search() -> None:
+    assert _moves_differ(_PeekingUct) > 0
+
+
+def test_root_statistics_add_up() -> None:
+    g = Game(Deal.from_seed(2, 3, TINY))
+    bot = UctBot(iterations=40, candidates=4, seed=1)
+    move = bot.choose(observe(g))
+    assert sum(v.visits for v in bot.last) == 40
+    assert all(v.visits >= 1 and 0 <= v.wins <= v.visits for v in bot.last)
+    assert move == max(bot.last, key=lambda v: v.visits).move
+    assert bot.playouts == 40
+
+
+def _position_where_greedy_errs() -> tuple[Observation, list]:
+    """A solo tiny position (seed 36, greedy with random slips, turn 7) where the blueprint's
+    second choice wins far more often than its first."""
+    policy = GreedyPolicy()
+    g = Game(Deal.from_seed(36, 1, TINY))
+    rng = random.Random(36)
+    while g.turn < 7:
+        g.push(policy.move(g, g.out) if rng.random() < 0.8 else rng.choice(g.legal_moves()))
+    obs = observe(g)
+    return obs, [m for _, m in policy.ranked(obs.view(), obs.out, limit=5)]
+
+
+def test_the_search_prefers_the_move_that_wins_more() -> None:
+    obs, moves = _position_where_greedy_errs()
+    worlds = [sample_world(obs, random.Random(i)) for i in range(60)]
+    shares = [v.share for v in evaluate_moves(obs, moves, worlds)]
+    assert shares[1] >= shares[0] + 0.3  # the premise: the blueprint's own choice is worse
+    bot = UctBot(iterations=300, candidates=5, seed=4)
+    assert bot.choose(obs) == moves[1]
+    assert GreedyPolicy().move(obs.view(), obs.out) == moves[0]
+
+
+def test_bad_parameters_are_refused() -> None:
+    for kw in ({"iterations": 0}, {"candidates": 0}, {"depth_candidates": 0},
+               {"exploration": -1.0}, {"pool": 0}, {"iterations": 1.5}):
+        with pytest.raises(ValueError):
+            UctBot(**kw)
+    assert make_bot("uct", iterations=3).iterations == 3
