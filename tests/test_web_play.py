@@ -168,9 +168,9 @@ def test_a_silent_game_refuses_what_the_seat_may_not_do(client):
         assert r.status_code == 400 and r.json()["error"], (bad, r.text)
     assert client.post("/api/games", json={"mode": "loud", "seed": 1}).status_code == 400
     plain = client.post("/api/games", json={"seed": 1, "players": 2, "mode": "silent", "rules": TINY}).json()
-    from web.games import TEAM_DEFAULT_PLAYERS
+    from web.games import DEFAULT_BOTS
 
-    assert plain["bot"] == ("team" if 2 in TEAM_DEFAULT_PLAYERS else "greedy")
+    assert plain["bot"] == DEFAULT_BOTS[2]
     assert client.post("/api/games", json={"mode": "silent", "players": 3}).status_code == 400
 
 

@@ -559,21 +559,17 @@ def silent_bots() -> list[str]:
     return [n for n in BOT_NAMES if n != "cheat"]
 
 
-#: player counts at which ``team`` beat ``greedy`` on the same fresh deals (benchmarks/team.py,
-#: docs/results.md, 2026-12-04: 20 / 54 against 7 / 54 at 3 players, paired 17 to 4);
-#: everywhere else the page's default team-mate stays ``greedy``
-TEAM_DEFAULT_PLAYERS: frozenset[int] = frozenset({3})
+#: the page's default team-mate at each table size: the silent bot that won most on the same
+#: fresh deals (benchmarks/team.py, docs/results.md), ``greedy`` where no search beat it
+DEFAULT_BOTS: dict[int, str] = {1: "greedy", 2: "greedy", 3: "team", 4: "greedy", 5: "greedy"}
 
 
 def default_bot(players: int | None = None) -> str:
     """The team-mates' bot when none is asked for at ``players`` (1–5; ``None``: the page's
-    default of 3): ``team`` where the benchmark shows it beating ``greedy``
-    (:data:`TEAM_DEFAULT_PLAYERS`), else ``greedy`` (``best`` lost to greedy in a team of 3
-    and 5)."""
+    default of 3): :data:`DEFAULT_BOTS`, or ``greedy`` for a bot this install lacks."""
     n = 3 if players is None else players
-    if n in TEAM_DEFAULT_PLAYERS and "team" in silent_bots():
-        return "team"
-    return "greedy"
+    bot = DEFAULT_BOTS.get(n, "greedy")
+    return bot if bot in silent_bots() else "greedy"
 
 
 def silent_game(body: dict[str, Any]) -> tuple[Game, str, dict[str, Any]]:

@@ -838,14 +838,15 @@ async function fillBots() {
     const st = await api("GET", "/api/status");
     for (const sel of document.querySelectorAll("select[name=bot]")) {
       sel.innerHTML = "";
-      // the default: the bot measured best for the table's size (team where it beat greedy)
+      // the default: the bot measured best for the table's size, e.g. "uct at 1, 2, 3 players;
+      // greedy at 4, 5 players"
       const byCount = st.default_bots || {};
-      const teamAt = Object.keys(byCount).filter((p) => byCount[p] !== "greedy");
+      const groups = {};
+      for (const p of Object.keys(byCount).sort()) (groups[byCount[p]] ||= []).push(p);
       const auto = document.createElement("option");
       auto.value = ""; auto.selected = true;
-      auto.textContent = teamAt.length
-        ? `best measured (${[...new Set(teamAt.map((p) => byCount[p]))].join(", ")} at ${teamAt.join(", ")} players, else greedy)`
-        : "best measured (greedy)";
+      const parts = Object.entries(groups).map(([b, ps]) => `${b} at ${ps.join(", ")} players`);
+      auto.textContent = parts.length ? `best measured (${parts.join("; ")})` : "best measured";
       sel.appendChild(auto);
       for (const b of st.bots) {
         const o = document.createElement("option");
