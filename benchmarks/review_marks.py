@@ -18,7 +18,8 @@ analysis; ``--workers`` processes). One row per game (players, seed, moves, the 
 drop, interval, sureness and worlds, paired worlds, CPU and wall seconds, load average)
 goes to ``DIR/review-BOT.jsonl``, appended as it goes: a stopped run resumes.
 
-``calibrate`` predicts, at every ``--stride``-th position of the games (``greedy`` games;
+``calibrate`` predicts, at every ``--stride``-th position of the games (of ``--bot``,
+default ``greedy``;
 positions whose index ≡ seed + 2 mod stride, so not those of the 2026-12-03 calibration),
 the chance of the move played with the paired comparison's evaluator
 (:func:`bots.review.evaluator_for`, the same function the marks use), ``--worlds`` worlds
@@ -89,7 +90,8 @@ def review(games_path: Path, out: Path, bot: str, count: int, workers: int) -> N
               f"{len(j['marks'])} marked, {row['wall_seconds']} s", file=sys.stderr, flush=True)
 
 
-def calibrate(games_path: Path, out: Path, positions: int, stride: int, worlds: int) -> None:
+def calibrate(games_path: Path, out: Path, positions: int, stride: int, worlds: int,
+              bot: str = "greedy") -> None:
     """The ``calibrate`` step (module docstring)."""
     from bots.review import evaluator_for
     from model.deal import Deal
@@ -98,10 +100,11 @@ def calibrate(games_path: Path, out: Path, positions: int, stride: int, worlds: 
     from model.records import replay
 
     path = out / "calibration.jsonl"
-    done = {(r["players"], r["seed"], r["index"]) for r in read_rows(path)}
-    count = len(done)
+    done = {(r.get("bot", "greedy"), r["players"], r["seed"], r["index"])
+            for r in read_rows(path)}
+    count = sum(1 for d in done if d[0] == bot)
     evaluate = evaluator_for("greedy")
-    for g in [g for g in read_rows(games_path) if g["bot"] == "greedy"]:
+    for g in [g for g in read_rows(games_path) if g["bot"] == bot]:
         if count >= positions:
             break
         moves = [Move.from_json(m) for m in g["plan"]]
@@ -109,7 +112,7 @@ def calibrate(games_path: Path, out: Path, positions: int, stride: int, worlds: 
         for i in range((g["seed"] + 2) % stride, len(moves), stride):
             if count >= positions:
                 break
-            if (g["players"], g["seed"], i) in done:
+            if (bot, g["players"], g["seed"], i) in done:
                 continue
             rep = replay(deal, moves[:i])
             assert rep.error is None and rep.game is not None
@@ -117,7 +120,7 @@ def calibrate(games_path: Path, out: Path, positions: int, stride: int, worlds: 
             rng = random.Random(f"calibrate/{g['seed']}/{i}")
             wins = sum(evaluate(sample_world(obs, rng), [moves[i]], rng.getrandbits(31))[0]
                        for _ in range(worlds))
-            append_row(path, {"players": g["players"], "seed": g["seed"], "index": i,
+            append_row(path, {"bot": bot, "players": g["players"], "seed": g["seed"], "index": i,
                            "chance": wins / worlds, "worlds": worlds,
                            "won": g["outcome"] == "win"})
             count += 1
@@ -134,7 +137,7 @@ def report(out: Path, force: bool) -> None:
     if md.exists() and not force:
         raise SystemExit(f"review_marks: error: {md} exists; give --force to rewrite it")
     lines = ["# The review's marks on lost games", ""]
-    for bot in ("greedy", "best"):
+    for bot in ("greedy", "best", "uct"):
         rows = read_rows(out / f"review-{bot}.jsonl")
         if not rows:
             continue
@@ -167,9 +170,10 @@ def report(out: Path, force: bool) -> None:
                   "- sureness of the marks (1 − one-sided exact McNemar p): "
                   + (f"min {min(sure):.3f}, median {percentile(sure, 50):.3f}, max "
                      f"{max(sure):.3f}" if sure else "no mark"),
-                  f"- marks that a game-wide control keeps (Benjamini–Hochberg, 5 % false "
-                  f"discoveries, over the {len(pvals)} compared decisions' one-sided McNemar "
-                  f"p-values): {survive} of {len(marks)}",
+                  f"- marks that a control pooled over all these games would keep "
+                  f"(Benjamini–Hochberg, 5 % false discoveries, over the {len(pvals)} compared "
+                  f"decisions' one-sided McNemar p-values; the marks above already passed "
+                  f"each game's own control): {survive} of {len(marks)}",
                   "- why the paired comparisons stopped: "
                   + ", ".join(f"{k} {v}" for k, v in sorted(stopped.items())),
                   f"- paired worlds per decision: {sum(r['paired_worlds'] for r in rows) / decisions:.0f}",
@@ -186,10 +190,13 @@ def report(out: Path, force: bool) -> None:
             lines.append(f"| {r['players']} | {r['seed']} | {r['moves']} | {text} | "
                          f"{r['cpu_seconds']:.0f} |")
         lines.append("")
-    cal = read_rows(out / "calibration.jsonl")
-    if cal:
-        lines += ["## Calibration of the evaluator (greedy playouts)", "",
-                  f"{len(cal)} positions of greedy games, {cal[0]['worlds']} worlds each.", "",
+    every = read_rows(out / "calibration.jsonl")
+    for bot in ("greedy", "uct"):
+        cal = [r for r in every if r.get("bot", "greedy") == bot]
+        if not cal:
+            continue
+        lines += [f"## Calibration of the evaluator (greedy playouts) on `{bot}` games", "",
+                  f"{len(cal)} positions of {bot} games, {cal[0]['worlds']} worlds each.", "",
                   "| predicted | positions | mean predicted | won | 95% interval | gap |",
                   "|---|---:|---:|---:|---|---:|"]
         for b in calibration_bins(cal):
@@ -216,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--positions", type=int, default=600)
     c.add_argument("--stride", type=int, default=5)
     c.add_argument("--worlds", type=int, default=30)
+    c.add_argument("--bot", default="greedy", help="the games of this bot")
     r = sub.add_parser("report")
     r.add_argument("--out", required=True)
     r.add_argument("--force", action="store_true")
@@ -225,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.step == "review":
         review(Path(args.games), out, args.bot, args.count, args.workers)
     elif args.step == "calibrate":
-        calibrate(Path(args.games), out, args.positions, args.stride, args.worlds)
+        calibrate(Path(args.games), out, args.positions, args.stride, args.worlds, args.bot)
     else:
         report(out, args.force)
     return 0

@@ -10,7 +10,8 @@ Usage (one process each; run with ``nice``)::
 ``play`` plays, seed by seed and at each player count, ``greedy`` and the ``--bot`` named
 (``team``: :class:`bots.team.TeamBot` with ``beliefs=True``, the configuration of the
 2026-12-04 run; ``team-nobeliefs``: the same with ``beliefs=False``, today's default);
-one row per game (bot, players, seed, outcome, moves, CPU seconds) is
+one row per game (bot, players, seed, outcome, moves, CPU seconds, the moves as JSON for
+``benchmarks.review_marks``) is
 appended to ``DIR/games.jsonl`` as it is played, so an interrupted run resumes (rows there
 are not played again). ``report`` prints a Markdown table: wins with 95 % Wilson intervals
 per bot and player count, the deals won by one bot and lost by the other (paired on the
@@ -65,7 +66,7 @@ def play(out: Path, players: list[int], seeds: list[int], bot: str) -> None:
     done = {(r["bot"], r["players"], r["seed"]) for r in _rows(path)}
     for seed in seeds:
         for p in players:
-            for name in ("greedy", bot):
+            for name in ("greedy",) if bot == "greedy" else ("greedy", bot):
                 if (name, p, seed) in done:
                     continue
                 kind, params = BOTS[name]
@@ -73,7 +74,8 @@ def play(out: Path, players: list[int], seeds: list[int], bot: str) -> None:
                 t0 = time.process_time()
                 r = play_deal(Deal.from_seed(seed, p), b)
                 row = {"bot": name, "players": p, "seed": seed, "outcome": r.outcome,
-                       "moves": r.turns, "cpu": round(time.process_time() - t0, 3)}
+                       "moves": r.turns, "cpu": round(time.process_time() - t0, 3),
+                       "plan": [m.to_json() for m in r.plan.moves]}
                 with path.open("a", encoding="utf-8") as f:
                     f.write(json.dumps(row) + "\n")
                 done.add((name, p, seed))
@@ -209,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=None)
     ap.add_argument("--players", default="1,3,5")
     ap.add_argument("--seeds", default="20001-20030")
-    ap.add_argument("--bot", default="uct", choices=tuple(b for b in BOTS if b != "greedy"))
+    ap.add_argument("--bot", default="uct", choices=tuple(BOTS))
     ap.add_argument("--simulate", nargs="*", default=[], metavar="JSON",
                     help="report: ascent simulate --json outputs of other bots on the same "
                          "seeds (best, cheat), added as rows")

@@ -2,7 +2,7 @@
 
 :func:`review_game` goes through a played game move by move. At each position the mover's
 observation alone (ruling V1) is handed to :func:`bots.advice.advise`, which rates the move
-played, the move the strong bot (``bot``) would play there and the greedy ranking's best
+played, the move the strong bot (``bot``, default ``uct``) would play there and the greedy ranking's best
 ``candidates`` (in the same sampled worlds, each world played on by the estimator: see
 :mod:`bots.advice`). For every move:
 
@@ -223,7 +223,7 @@ class GameReview:
                 "open_hand": self.open_hand, "stats": self.stats}
 
 
-def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "best",
+def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "uct",
                 worlds: int = DEFAULT_WORLDS, time_limit: float | None = None,
                 progress: Callable[[int, int], None] | None = None, open_hand: bool = True,
                 estimator: str = "greedy", candidates: int = 4, seed: int = 0,
@@ -233,8 +233,8 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "best",
 
     Each position gets ``worlds`` sampled worlds per rated move (fewer when the best move
     separates early; with ``time_limit`` seconds for the whole review, each position gets an
-    equal share, at least one world). ``bot`` (a silent bot of :func:`bots.make_bot`) names
-    the move the chance before follows; ``estimator`` (one of :data:`bots.advice.ESTIMATORS`)
+    equal share, at least one world). ``bot`` (a silent bot of :func:`bots.make_bot`,
+    default ``uct``, the strongest measured) names the move the chance before follows; ``estimator`` (one of :data:`bots.advice.ESTIMATORS`)
     how a world is played on; ``candidates``: the greedy's best K also rated; ``workers``:
     processes reviewing positions side by side (1: this process); ``marks``: compare the
     move played with the best alternative in paired worlds and mark the mistakes (module
@@ -316,7 +316,7 @@ def apply_game_fdr(reviewed: Sequence[MoveReview], fdr: bool = True) -> None:
 def _silent_bot(bot: str, seed: int):
     from bots import make_bot
 
-    b = make_bot(bot, seed=seed) if bot in ("sampling", "determinized", "best") else make_bot(bot)
+    b = make_bot(bot, seed=seed) if bot in ("sampling", "determinized", "best", "team", "uct") else make_bot(bot)
     if getattr(b, "sees_hidden_cards", False):  # pragma: no cover - cheat, refused above
         raise ValueError(f"the review follows a silent bot; {bot!r} sees hidden cards")
     return b
