@@ -234,14 +234,14 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "uct",
     Each position gets ``worlds`` sampled worlds per rated move (fewer when the best move
     separates early; with ``time_limit`` seconds for the whole review, each position gets an
     equal share, at least one world). ``bot`` (a silent bot of :func:`bots.make_bot`,
-    default ``uct``, the strongest measured) names the move the chance before follows; ``estimator`` (one of :data:`bots.advice.ESTIMATORS`)
-    how a world is played on; ``candidates``: the greedy's best K also rated; ``workers``:
-    processes reviewing positions side by side (1: this process); ``marks``: compare the
-    move played with the best alternative in paired worlds and mark the mistakes (module
-    docstring), up to ``paired_cap`` worlds a decision; ``fdr``: keep only the marks that
-    survive the game-wide control (:func:`apply_game_fdr`; ``False``: each decision
-    alone, for comparison). The answer does not depend
-    on ``workers`` (each position's worlds come from ``seed`` and its index).
+    default ``uct``, the strongest measured) names the move the chance before follows;
+    ``estimator`` (one of :data:`bots.advice.ESTIMATORS`) how a world is played on;
+    ``candidates``: the greedy's best K also rated; ``workers``: processes reviewing
+    positions side by side (1: this process); ``marks``: compare the move played with the
+    best alternative in paired worlds and mark the mistakes (module docstring), up to
+    ``paired_cap`` worlds a decision; ``fdr``: keep only the marks that survive the
+    game-wide control (:func:`apply_game_fdr`; ``False``: each decision alone, for
+    comparison). The answer does not depend on ``workers`` (each position's worlds come from ``seed`` and its index).
     ``progress(done, total)`` is called as moves are reviewed. A ``KeyboardInterrupt`` ends
     the review with the moves reviewed so far (``complete=False``; no open-hand verdicts).
     Raises :class:`~model.errors.IllegalMoveError` for an illegal move of the game (replayed

@@ -28,8 +28,8 @@ def _interval(iv) -> str:
 @click.command()
 @click.option("--bot", type=click.Choice(BOT_NAMES), required=True,
               help="The bot in every seat: greedy, sampling (PIMC), determinized (sampled "
-                   "worlds searched by the beam), best (the strongest silent bot: today "
-                   "determinized), team (rollouts over the greedy blueprint), uct "
+                   "worlds searched by the beam), best (the strongest silent bot measured: today "
+                   "uct), team (rollouts over the greedy blueprint), uct "
                    "(information-set MCTS over the same blueprint), cheat (open-hand "
                    "solver) or openspiel-ismcts (needs the .[openspiel] extra).")
 @click.option("--players", type=PLAYER_COUNTS, default="1-5", show_default=True, metavar="P",
@@ -39,13 +39,13 @@ def _interval(iv) -> str:
 @click.option("--rules", "rule_options", multiple=True, metavar="K=V",
               help="Rule option (repeatable), e.g. preset=tiny or discards_seen=own.")
 @click.option("--worlds", type=COUNT, default=None, metavar="N",
-              help="sampling, determinized, best, team: worlds sampled per move (default 8; "
+              help="sampling, determinized, team: worlds sampled per move (default 8; "
                    "team 12).")
 @click.option("--seconds", "move_seconds", type=SECONDS, default=None, metavar="S",
-              help="sampling, determinized, best: time per move in seconds (at least one "
+              help="sampling, determinized: time per move in seconds (at least one "
                    "world is always played).")
 @click.option("--candidates", type=COUNT, default=None, metavar="K",
-              help="sampling, determinized, best, team, uct: moves compared per turn (the "
+              help="sampling, determinized, team, uct (and best): moves compared per turn (the "
                    "greedy's best K; default 4 for sampling, 5 for determinized and uct, 3 "
                    "for team).")
 @click.option("--iterations", type=COUNT, default=None, metavar="N",
@@ -122,22 +122,28 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
     except StudyError as exc:
         raise CliError(str(exc)) from None
     params: dict = {}
-    if bot == "sampling":
+    if bot == "best":
+        from bots import BEST
+
+        bot_params = BEST
+    else:
+        bot_params = bot
+    if bot_params == "sampling":
         params = {"worlds": worlds or 8, "seconds": move_seconds, "candidates": candidates or 4,
                   "horizon": horizon, "seed": bot_seed}
-    elif bot in ("determinized", "best"):
+    elif bot_params == "determinized":
         params = {"seconds": move_seconds, "seed": bot_seed}
         if worlds is not None:
             params["worlds"] = worlds
         if candidates is not None:
             params["candidates"] = candidates
-    elif bot == "team":
+    elif bot_params == "team":
         params = {"seed": bot_seed, "beliefs": beliefs}
         if worlds is not None:
             params["worlds"] = worlds
         if candidates is not None:
             params["candidates"] = candidates
-    elif bot == "uct":
+    elif bot_params == "uct":
         params = {"seed": bot_seed, "beliefs": beliefs}
         if iterations is not None:
             params["iterations"] = iterations

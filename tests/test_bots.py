@@ -128,8 +128,8 @@ def test_a_bot_that_tries_to_reach_the_game_state_fails() -> None:
 @pytest.mark.parametrize("bot", ["greedy", "sampling", "determinized", "best", "team", "uct"])
 def test_silent_bots_play_legal_replayable_games(players: int, bot: str) -> None:
     params = ({"worlds": 2, "candidates": 2, "horizon": 3} if bot == "sampling"
-              else {"worlds": 2, "candidates": 3} if bot in ("determinized", "best", "team")
-              else {"iterations": 8} if bot == "uct" else {})
+              else {"worlds": 2, "candidates": 3} if bot in ("determinized", "team")
+              else {"iterations": 8} if bot in ("uct", "best") else {})
     for seed in (1, 2, 3):
         deal = Deal.from_seed(seed, players, TINY)
         result = play_deal(deal, make_bot(bot, **params))
@@ -177,6 +177,8 @@ def test_make_bot_rejects_unknown_names_and_parameters() -> None:
     with pytest.raises(ValueError, match="worlds"):
         make_bot("sampling", worlds=0)
     with pytest.raises(ValueError, match="candidates"):
+        make_bot("determinized", candidates=0)
+    with pytest.raises(ValueError, match="candidates"):
         make_bot("best", candidates=0)
 
 
@@ -184,15 +186,15 @@ def test_the_determinized_bot_is_repeatable_and_its_seed_matters() -> None:
     """One seed, one game; the worlds it draws depend on the seed (some seed changes a
     move somewhere in these games)."""
     deals = [Deal.from_seed(s, p, TINY) for s in (1, 2, 3) for p in (1, 2)]
-    a = [play_deal(d, make_bot("best", worlds=3, seed=1)).plan.moves for d in deals]
-    b = [play_deal(d, make_bot("best", worlds=3, seed=1)).plan.moves for d in deals]
+    a = [play_deal(d, make_bot("determinized", worlds=3, seed=1)).plan.moves for d in deals]
+    b = [play_deal(d, make_bot("determinized", worlds=3, seed=1)).plan.moves for d in deals]
     assert a == b
-    others = [[play_deal(d, make_bot("best", worlds=3, seed=s)).plan.moves for d in deals]
+    others = [[play_deal(d, make_bot("determinized", worlds=3, seed=s)).plan.moves for d in deals]
               for s in (2, 3, 4)]
     assert any(o != a for o in others)
 
 
-def test_best_names_the_determinized_bot() -> None:
+def test_best_names_the_strongest_bot_measured() -> None:
     from bots import BEST, BOT_NAMES
 
     assert BEST in BOT_NAMES and "best" in BOT_NAMES
