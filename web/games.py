@@ -561,7 +561,7 @@ def silent_bots() -> list[str]:
 
 #: the page's default team-mate at each table size: the silent bot that won most on the same
 #: fresh deals (benchmarks/team.py, docs/results.md), ``greedy`` where no search beat it
-DEFAULT_BOTS: dict[int, str] = {1: "greedy", 2: "greedy", 3: "team", 4: "greedy", 5: "greedy"}
+DEFAULT_BOTS: dict[int, str] = {p: "uct" for p in range(1, 6)}
 
 
 def default_bot(players: int | None = None) -> str:
