@@ -37,13 +37,14 @@ from benchmarks.journal import seed_range
 #: the ablation: ``team-nobeliefs`` the rollout alone at 12 worlds; ``team-64`` the same at
 #: 64 worlds (what the compiled playouts buy); ``uct`` the tree search at its defaults;
 #: ``uct-beliefs`` with beliefs; ``uct-flat`` the tree cut to the root (one decision
-#: searched, the same playouts as ``uct``).
+#: searched, the same playouts as ``uct``); ``uct-400`` a quarter of the iterations.
 BOTS: dict[str, tuple[str, dict[str, Any]]] = {
     "greedy": ("greedy", {}),
     "team": ("team", {"beliefs": True}),
     "team-nobeliefs": ("team", {"beliefs": False}),
     "team-64": ("team", {"beliefs": False, "worlds": 64, "candidates": 5}),
     "uct": ("uct", {}),
+    "uct-400": ("uct", {"iterations": 400}),
     "uct-beliefs": ("uct", {"beliefs": True}),
     "uct-flat": ("uct", {"flat": True}),
 }
@@ -92,28 +93,27 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, c - h), min(1.0, c + h)
 
 
-def report(out: Path) -> str:
-    """The Markdown table of ``out/games.jsonl`` (module docstring)."""
-    rows = _rows(out / "games.jsonl")
+def report(out: Path, base: str = "greedy", extra: list[Path] | None = None) -> str:
+    """The Markdown table of ``out/games.jsonl`` and of the ``extra`` files of such rows
+    (module docstring): every variant on the deals it shares with ``base``, paired with
+    ``base`` deal by deal."""
+    rows = _rows(out / "games.jsonl") + [r for x in extra or [] for r in _rows(x)]
     by = {(r["bot"], r["players"], r["seed"]): r for r in rows}
-    lines = ["| players | bot | deals | wins | 95 % interval | won only by it / by greedy "
+    lines = [f"| players | bot | deals | wins | 95 % interval | won only by it / by {base} "
              "(paired) | CPU s per move |", "|---:|---|---:|---:|---|---|---:|"]
     for p in sorted({r["players"] for r in rows}):
         for name in BOTS:
-            seeds = sorted(s for (b, q, s) in by if b == name and q == p and (
-                name == "greedy" or ("greedy", p, s) in by))
+            seeds = sorted(s for (b, q, s) in by if b == name and q == p and (base, p, s) in by)
             if not seeds:
                 continue
             games = [by[(name, p, s)] for s in seeds]
             k = sum(g["outcome"] == "win" for g in games)
             lo, hi = wilson(k, len(games))
             paired = "—"
-            if name != "greedy":
-                only = sum(by[(name, p, s)]["outcome"] == "win" and by[("greedy", p, s)]["outcome"] != "win"
-                           for s in seeds)
-                gonly = sum(by[(name, p, s)]["outcome"] != "win" and by[("greedy", p, s)]["outcome"] == "win"
-                            for s in seeds)
-                paired = f"{only} / {gonly}"
+            if name != base:
+                won = [(by[(name, p, s)]["outcome"] == "win", by[(base, p, s)]["outcome"] == "win")
+                       for s in seeds]
+                paired = f"{sum(a and not b for a, b in won)} / {sum(b and not a for a, b in won)}"
             cpu = sum(g["cpu"] for g in games) / max(1, sum(g["moves"] for g in games))
             lines.append(f"| {p} | {name} | {len(games)} | {k} | {100 * lo:.0f}–{100 * hi:.0f} % "
                          f"| {paired} | {cpu:.3f} |")
@@ -212,6 +212,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", default="1,3,5")
     ap.add_argument("--seeds", default="20001-20030")
     ap.add_argument("--bot", default="uct", choices=tuple(BOTS))
+    ap.add_argument("--base", default="greedy", choices=tuple(BOTS),
+                    help="report: the variant every other is paired with")
+    ap.add_argument("--extra", nargs="*", default=[], metavar="JSONL",
+                    help="report: more games.jsonl files (e.g. the main run's, for the ablation)")
     ap.add_argument("--simulate", nargs="*", default=[], metavar="JSON",
                     help="report: ascent simulate --json outputs of other bots on the same "
                          "seeds (best, cheat), added as rows")
@@ -232,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.command == "play":
         play(Path(a.out), players, seeds, a.bot)
     else:
-        print(report(Path(a.out)), end="")
+        print(report(Path(a.out), a.base, [Path(x) for x in a.extra]), end="")
         if a.simulate:
             print()
             print(report_simulate(Path(a.out), [Path(x) for x in a.simulate], a.bot), end="")
