@@ -93,7 +93,7 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
     Examples:
       ascent simulate --bot greedy --players 1-2 --deals 5 --rules preset=tiny --workers 1
       ascent simulate --bot sampling --worlds 2 --horizon 4 --players 1 --seeds 1-2 --workers 1 --json
-      ascent simulate --bot best --worlds 2 --players 1 --deals 2 --rules preset=tiny --workers 1
+      ascent simulate --bot best --iterations 50 --players 1 --deals 2 --rules preset=tiny --workers 1
     """
     from bots.simulate import (
         COLUMNS,
@@ -128,6 +128,17 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
         bot_params = BEST
     else:
         bot_params = bot
+    # an option the bot does not take is refused, never silently dropped
+    given = {"--worlds": worlds is not None, "--seconds": move_seconds is not None,
+             "--iterations": iterations is not None, "--beliefs": beliefs}
+    takes = {"--worlds": ("sampling", "determinized", "team"),
+             "--seconds": ("sampling", "determinized"), "--iterations": ("uct",),
+             "--beliefs": ("team", "uct")}
+    for opt, on in given.items():
+        if on and bot_params not in takes[opt]:
+            named = f"best (today {bot_params})" if bot == "best" else bot
+            raise CliError(f"{opt} is not an option of the {named} bot (it is for "
+                           f"{', '.join(takes[opt])})")
     if bot_params == "sampling":
         params = {"worlds": worlds or 8, "seconds": move_seconds, "candidates": candidates or 4,
                   "horizon": horizon, "seed": bot_seed}

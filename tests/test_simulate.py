@@ -194,3 +194,16 @@ def test_the_table_fits_the_terminal_and_says_what_it_left_out(columns, capsys, 
     wide = capsys.readouterr().out
     assert all(head in wide for head in COLUMN_ORDER) and "left out" not in wide
     assert max(len(line) for line in wide.splitlines()) > columns  # the full table is wider
+
+
+@pytest.mark.parametrize("args,opt", [
+    (["--bot", "best", "--worlds", "3"], "--worlds"),
+    (["--bot", "uct", "--seconds", "1"], "--seconds"),
+    (["--bot", "greedy", "--beliefs"], "--beliefs"),
+    (["--bot", "determinized", "--iterations", "4"], "--iterations"),
+])
+def test_simulate_refuses_an_option_the_bot_does_not_take(args, opt):
+    """``best`` names ``uct`` today: its old ``--worlds`` must not be silently dropped."""
+    res = run("simulate", *args, "--players", "1", "--deals", "1", "--workers", "1",
+              "--no-open-hand", "--rules", "preset=tiny", "--quiet")
+    assert_one_line_error(res, 2, opt, "not an option")
