@@ -610,6 +610,10 @@ static int World_init(WorldObject *self, PyObject *args, PyObject *kw) {
     State *s = &self->s;
     memset(s, 0, sizeof *s);
     Params *P = &self->P;
+    if (to_move < 0 || to_move >= P->players || turn < 0) {
+        PyErr_SetString(PyExc_ValueError, "to_move must be a seat (0..players-1) and turn >= 0");
+        return -1;
+    }
     if (PySequence_Size(mountain) > P->rows + 1 || PySequence_Size(hands) != P->players
         || PySequence_Size(decks) != P->players) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "mountain, hands or decks of the wrong size");

@@ -323,6 +323,20 @@ def test_compiled_push_refuses_moves_off_its_arrays() -> None:
     assert w.to_game().to_position() == g.to_position()
 
 
+@needs_c
+@pytest.mark.parametrize("to_move,turn", [(2, 0), (-1, 0), (100000, 0), (0, -1)])
+def test_compiled_world_refuses_a_seat_off_its_arrays(to_move: int, turn: int) -> None:
+    """The player to move indexes the engine's hands: a seat outside 0..players-1 is a
+    ValueError, never a read out of its arrays."""
+    g = Game(Deal.from_seed(1, players=2, rules=RuleSet.tiny()))
+    ids = fastplay._ids
+    assert fastplay._playout is not None
+    with pytest.raises(ValueError):
+        fastplay._playout.World(fastplay._params(g.rules, 2), [ids(r) for r in g.mountain],
+                                [ids(h) for h in g.hands], [ids(d) for d in g.decks], [],
+                                to_move, turn)
+
+
 @pytest.mark.parametrize("compiled", [True, False])
 def test_filled_slots_after_a_playout_equals_the_model(compiled: bool,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
