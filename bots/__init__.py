@@ -29,7 +29,7 @@ def make_bot(name: str, **params: Any) -> Bot:
     ``worlds``, ``seconds``, ``seed``...; ``determinized``: ``worlds``, ``candidates``,
     ``seconds``, ``seed``...; ``best``: those of the bot :data:`BEST` names; ``team``: ``worlds``, ``candidates``,
     ``beliefs``, ``tries``, ``seed``; ``uct``: ``iterations``, ``candidates``,
-    ``depth_candidates``, ``exploration``, ``beliefs``, ``pool``, ``seed``; ``cheat``:
+    ``depth_candidates``, ``exploration``, ``beliefs``, ``pool``, ``flat``, ``seed``; ``cheat``:
     ``time_limit``; ``openspiel-ismcts``: ``simulations``, ``seed``). Raises ``ValueError``
     for an unknown name and ``ImportError`` when ``openspiel-ismcts`` is asked for without the
     extra installed."""

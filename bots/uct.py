@@ -81,7 +81,7 @@ class RootValue:
 class UctBot:
     """The ``uct`` bot (silent). Parameters: ``iterations`` (≥ 1 worlds, one per iteration),
     ``candidates`` (≥ 1 root moves: the blueprint's best K), ``depth_candidates`` (≥ 1 moves
-    at the seat's later decisions), ``exploration`` (the UCB1 constant c ≥ 0), ``beliefs``
+    at the seat's later decisions), ``exploration`` (the UCB1 constant, a finite c ≥ 0), ``beliefs``
     (filter worlds by the partners' moves: a pool of ``pool`` worlds, cycled), ``flat``
     (the tree cut to its root: UCB1 over the root moves, every iteration a playout after
     one of them; for the ablation), ``seed`` (int). Raises ``ValueError`` for a parameter out of range."""
@@ -96,8 +96,9 @@ class UctBot:
                          ("depth_candidates", depth_candidates), ("pool", pool)):
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
                 raise ValueError(f"{label} must be a whole number ≥ 1, not {v!r}")
-        if not isinstance(exploration, (int, float)) or not exploration >= 0:
-            raise ValueError(f"exploration must be a number ≥ 0, not {exploration!r}")
+        if (not isinstance(exploration, (int, float)) or isinstance(exploration, bool)
+                or not 0 <= exploration < math.inf):
+            raise ValueError(f"exploration must be a finite number ≥ 0, not {exploration!r}")
         self.iterations = iterations
         self.candidates = candidates
         self.depth_candidates = depth_candidates

@@ -91,7 +91,8 @@ def test_the_search_prefers_the_move_that_wins_more() -> None:
 
 def test_bad_parameters_are_refused() -> None:
     for kw in ({"iterations": 0}, {"candidates": 0}, {"depth_candidates": 0},
-               {"exploration": -1.0}, {"pool": 0}, {"iterations": 1.5}):
+               {"exploration": -1.0}, {"pool": 0}, {"iterations": 1.5},
+               {"exploration": float("inf")}, {"exploration": float("nan")}, {"exploration": True}):
         with pytest.raises(ValueError):
             UctBot(**kw)
     assert make_bot("uct", iterations=3).iterations == 3
