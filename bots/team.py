@@ -6,10 +6,11 @@ to move:
 
 1. the candidates are the ``candidates`` best moves of the blueprint's own ranking
    (:meth:`GreedyPolicy.ranked`); a lone candidate or the Summit is played at once;
-2. ``worlds`` worlds are drawn from what the seat may see only (:func:`sample_world`: the
-   fair-shuffle posterior of the unseen cards, ruling V1, R13), and with ``beliefs`` on they
-   are filtered by the partners' last moves (below); every candidate is played in the same
-   worlds (common random numbers);
+2. ``worlds`` worlds are drawn from what the seat may see only (the fair-shuffle posterior
+   of the unseen cards, ruling V1, R13: :class:`bots.fastplay.Sampler`, played out by the
+   compiled engine where it is built; with ``beliefs`` on, :func:`sample_world`, filtered by
+   the partners' last moves, below); every candidate is played in the same worlds (common
+   random numbers);
 3. in each world the candidate is played and the game is played out to its end with every
    seat, this one included, playing the blueprint *from that seat's own observation in that
    world*: the greedy policy reads only the mountain, the mover's own hand and the cards out
