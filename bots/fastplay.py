@@ -117,7 +117,8 @@ def _outcome_text(code: int) -> str | None:
 
 class FastWorld:
     """A position held by the compiled engine (see :func:`make_world`). ``push`` does not check
-    the move: give it only legal moves of the player to move (as ``Game._apply``)."""
+    the move's legality: give it only legal moves of the player to move (as ``Game._apply``);
+    a move naming a card not in the hand or a slot off the mountain is a ``ValueError``."""
 
     __slots__ = ("_w", "rules")
 
@@ -154,7 +155,9 @@ class FastWorld:
         return [(score, move_from_c(t, player)) for score, t in self._w.ranked(limit or 0)]
 
     def push(self, move: Move) -> None:
-        """Apply ``move`` (a LEGAL move of the player to move; not checked), draw, pass the turn."""
+        """Apply ``move`` (a LEGAL move of the player to move; its legality is not checked, only
+        that its cards are in the hand and its slots on the mountain: else ``ValueError``),
+        draw, pass the turn."""
         self._w.push(move_to_c(move))
 
     def playout(self) -> tuple[bool, int]:
