@@ -227,6 +227,14 @@ def main(argv: list[str] | None = None) -> int:
         print("error: --players is a list like 1,3,5 and --seeds a range like 20001-20030",
               file=sys.stderr)
         return 2
+    if not seeds or not all(1 <= p <= 5 for p in players):
+        print("error: --players must be counts from 1 to 5 and --seeds a non-empty range",
+              file=sys.stderr)
+        return 2
+    missing = [x for x in a.extra + a.simulate if not Path(x).is_file()]
+    if missing:
+        print(f"error: {missing[0]}: no such file", file=sys.stderr)
+        return 2
     if a.command == "speed":
         print(speed(players, seeds), end="")
         return 0

@@ -96,3 +96,18 @@ def test_bad_parameters_are_refused() -> None:
         with pytest.raises(ValueError):
             UctBot(**kw)
     assert make_bot("uct", iterations=3).iterations == 3
+
+
+@pytest.mark.parametrize("argv", [["play", "--out", "X", "--seeds", "5-1"],
+                                  ["play", "--out", "X", "--players", "7"],
+                                  ["report", "--out", "X", "--extra", "missing.jsonl"]])
+def test_team_benchmark_refuses_bad_input(argv: list[str], tmp_path, capsys) -> None:
+    """benchmarks.team: an empty seed range, a player count off 1-5 or a missing --extra file
+    is a one-line error (exit 2), never a silent empty table or a traceback."""
+    from benchmarks.team import main
+
+    argv = [str(tmp_path / a) if a in ("X", "missing.jsonl") else a for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ")
+    assert not (tmp_path / "X").exists()
