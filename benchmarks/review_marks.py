@@ -191,7 +191,7 @@ def report(out: Path, force: bool) -> None:
                          f"{r['cpu_seconds']:.0f} |")
         lines.append("")
     every = read_rows(out / "calibration.jsonl")
-    for bot in ("greedy", "uct"):
+    for bot in sorted({r.get("bot", "greedy") for r in every}, key=lambda b: (b != "greedy", b)):
         cal = [r for r in every if r.get("bot", "greedy") == bot]
         if not cal:
             continue
