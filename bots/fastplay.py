@@ -46,6 +46,8 @@ except ImportError:  # pragma: no cover - the build is optional
 MASK64 = (1 << 64) - 1
 #: Compiled sizes (bots/_playout.c): rows, hand size, players, Ascent values and colours.
 MAX_ROWS, MAX_HAND, MAX_PLAYERS, MAX_VALUES, MAX_COLOURS = 8, 8, 5, 12, 5
+#: Compiled size of the deck (MAXCARDS of bots/_playout.c): every card of the rules.
+MAX_CARDS = 300
 _OPTIONS = {"bridge_neighbour": ("zero", "look-through"), "bridge_replace_cost": ("max", "left"),
             "campfire_move_cost": ("paid", "free")}
 _KINDS = {DISCARD: 0, PLACE: 1, CAMPFIRE_MOVE: 2}
@@ -69,11 +71,12 @@ _IDS = {c: i for i, c in enumerate(CARDS)}
 
 def supported(rules: RuleSet) -> bool:
     """Whether the compiled engine plays ``rules``: goats off, sizes within its arrays (rows ≤ 8,
-    hand ≤ 8, values ≤ 12, colours ≤ 5) and known values of the move-ruling options
-    (bridge_neighbour, bridge_replace_cost, campfire_move_cost; dealing and discards_seen do not
-    change play)."""
+    hand ≤ 8, values ≤ 12, colours ≤ 5, at most 300 cards in all) and known values of the
+    move-ruling options (bridge_neighbour, bridge_replace_cost, campfire_move_cost; dealing and
+    discards_seen do not change play)."""
+    cards = rules.colours * (rules.values * rules.copies + rules.campfires) + rules.bridges + rules.summits
     return (rules.goats == "off" and 2 <= rules.rows <= MAX_ROWS and 1 <= rules.hand_size <= MAX_HAND
-            and rules.values <= MAX_VALUES and rules.colours <= MAX_COLOURS
+            and rules.values <= MAX_VALUES and rules.colours <= MAX_COLOURS and cards <= MAX_CARDS
             and all(getattr(rules, k) in v for k, v in _OPTIONS.items()))
 
 

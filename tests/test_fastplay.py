@@ -259,6 +259,12 @@ def test_supported() -> None:
     assert all(supported(r) for r in RULESETS.values())
     assert not supported(RuleSet.from_options(["goats=on"]))
     assert supported(RuleSet.from_options(["discards_seen=own", "dealing=blocks"]))
+    largest = RuleSet.from_options(["rows=8", "hand_size=8", "colours=5", "values=12", "copies=4",
+                                    "campfires=5", "bridges=10", "summits=5"])
+    assert supported(largest) and len(largest.composition()) <= fastplay.MAX_CARDS
+    # a RuleSet built directly is not range-checked: a deck beyond the engine's array is refused
+    huge = dataclasses.replace(largest, copies=9)
+    assert len(huge.composition()) > fastplay.MAX_CARDS and not supported(huge)
 
 
 @needs_c
