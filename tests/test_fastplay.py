@@ -34,6 +34,12 @@ RULESETS = {
     "campfire-free": RuleSet.from_options(["campfire_move_cost=free"]),
     "tiny-all-options": RuleSet.from_options(["preset=tiny", "bridge_neighbour=look-through",
                                               "bridge_replace_cost=left", "campfire_move_cost=free"]),
+    # every size at the engine's largest (rows, hand, colours, values, copies, Campfires,
+    # Bridges, Summits) with every move-ruling option and discards_seen=own
+    "largest": RuleSet.from_options(["rows=8", "hand_size=8", "colours=5", "values=12", "copies=4",
+                                     "campfires=5", "bridges=10", "summits=5",
+                                     "bridge_neighbour=look-through", "bridge_replace_cost=left",
+                                     "campfire_move_cost=free", "discards_seen=own"]),
 }
 POLICY = GreedyPolicy()
 
