@@ -6,9 +6,9 @@ fair-shuffle posterior of the unseen cards (:func:`model.observation.sample_worl
 plays each rated move in each world and then finds out whether that world is won. How it
 finds out is the *estimator*:
 
-* ``best``: every seat of the world is played on by the strong silent bot (``best``, in a
-  fast configuration: :data:`PLAYOUT_BEST`), each seat seeing only its own observation of
-  the world: the chance that a silent team of that bot wins from here;
+* ``best``: every seat of the world is played on by the ``determinized`` bot (the strong
+  silent bot before ``uct``; in a fast configuration: :data:`PLAYOUT_BEST`), each seat seeing
+  only its own observation of the world: the chance that a silent team of that bot wins from here;
 * ``greedy``: the same with the ``greedy`` bot in every seat (about 50 times faster; a weaker
   team, so lower chances);
 * ``beam``: the open-hand beam of the solver in each world (:func:`bots.determinized.
@@ -52,8 +52,8 @@ ESTIMATORS = ("best", "greedy", "beam")
 #: the strong bot's configuration for playouts (a world's play to the end is ~40 moves)
 PLAYOUT_BEST: dict[str, Any] = {"worlds": 2, "candidates": 3, "schedule": ((8, 2),)}
 ESTIMATOR_TEXT = {
-    "best": "worlds sampled from the fair-shuffle posterior, each played on by the strong "
-            "silent bot (best) in every seat",
+    "best": "worlds sampled from the fair-shuffle posterior, each played on by the "
+            "determinized bot (fast configuration) in every seat",
     "greedy": "worlds sampled from the fair-shuffle posterior, each played on by the greedy "
               "bot in every seat",
     "beam": "worlds sampled from the fair-shuffle posterior, each decided by the open-hand "

@@ -47,7 +47,8 @@ independently, so the p-values are independent given the game: BH's condition).
 **The evaluator** is one small pluggable function (:data:`WorldEvaluator`): given a world,
 the moves and a seed, whether each move wins the world. :func:`playout_evaluator` gives the
 default, a playout under the team-mate policy of :mod:`bots.advice` (``greedy`` or the
-strong silent bot ``best`` in every seat, each seat seeing only its own observation).
+``determinized`` bot of the ``best`` estimator in every seat, each seat seeing only its own
+observation).
 
 >>> paired_interval(0, 0, 0, 0)
 (-1.0, 1.0)
@@ -94,7 +95,7 @@ WorldEvaluator = Callable[[Game, Sequence[Move], int], list[bool]]
 def playout_evaluator(estimator: str = "greedy") -> WorldEvaluator:
     """The default :data:`WorldEvaluator`: every move played on by :class:`bots.advice.
     WorldPlayer` with ``estimator`` (``greedy``: the greedy bot in every seat, deterministic;
-    ``best``: the strong silent bot, its random stream seeded by ``seed``, the same for each
+    ``best``: the ``determinized`` bot, its random stream seeded by ``seed``, the same for each
     move; ``beam``: the open-hand beam, an upper estimate). Raises ``ValueError`` for an
     unknown estimator."""
     from bots.advice import WorldPlayer

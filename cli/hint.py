@@ -46,7 +46,7 @@ def value_text(value: int | None, optimal: bool, bound: int | None) -> str:
                    "sampled from the fair shuffle of the unseen cards.")
 @click.option("--estimator", type=click.Choice(ESTIMATORS), default="greedy", show_default=True,
               help="--silent: how a sampled world is played on: greedy (the greedy bot in "
-                   "every seat), best (the strong silent bot; slower) or beam (the open-hand "
+                   "every seat), best (the determinized bot, fast configuration; slower) or beam (the open-hand "
                    "beam, which sees the sampled cards: an upper estimate).")
 @click.option("--worlds", type=COUNT, default=400, show_default=True, metavar="N",
               help="--silent: at most N sampled worlds per move (it stops sooner at the time "

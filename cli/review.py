@@ -27,7 +27,7 @@ def _pct(x: float) -> str:
                    "move is separated).")
 @click.option("--estimator", type=click.Choice(ESTIMATORS), default="greedy", show_default=True,
               help="How a sampled world is played on: greedy (the greedy bot in every seat), "
-                   "best (the strong silent bot; much slower) or beam (the open-hand beam, "
+                   "best (the determinized bot, fast configuration; much slower) or beam (the open-hand beam, "
                    "which sees the sampled cards: an upper estimate).")
 @click.option("--candidates", type=COUNT, default=4, show_default=True, metavar="K",
               help="Also rate the greedy ranking's best K moves at each position.")
