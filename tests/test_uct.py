@@ -111,3 +111,33 @@ def test_team_benchmark_refuses_bad_input(argv: list[str], tmp_path, capsys) -> 
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: ")
     assert not (tmp_path / "X").exists()
+
+
+@pytest.mark.skipif(not fastplay.AVAILABLE, reason="bots._playout is not built")
+def test_the_search_is_the_same_with_and_without_the_compiled_engine(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seed gives the same worlds on both paths (bots.fastplay), so the same root statistics
+    and the same move, here under discards_seen=own and every move-ruling option."""
+    rules = RuleSet.from_options(["preset=tiny", "discards_seen=own", "bridge_neighbour=look-through",
+                                  "bridge_replace_cost=left", "campfire_move_cost=free"])
+    rng = random.Random("uct-paths")
+    policy = GreedyPolicy()
+    searched = 0
+    for _ in range(12):
+        g = Game(Deal.from_seed(rng.randrange(10**6), players=rng.randint(2, 3), rules=rules))
+        for _ in range(rng.randint(0, 4)):
+            if g.outcome() is not None:
+                break
+            g._apply(policy.move(g, g.out))
+        if g.outcome() is not None:
+            continue
+        obs = observe(g)
+        compiled = UctBot(iterations=30, seed=4)
+        move = compiled.choose(obs)
+        with monkeypatch.context() as m:
+            m.setattr(fastplay, "AVAILABLE", False)
+            python = UctBot(iterations=30, seed=4)
+            assert python.choose(obs) == move
+        assert python.last == compiled.last
+        searched += sum(v.visits for v in compiled.last) > 0
+    assert searched >= 3
