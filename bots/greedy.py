@@ -30,6 +30,10 @@ The rules of thumb, in the order they decide a move:
    scores 0.4 less, since an Ascent card must later pay to replace it, R8). A Campfire scores
    like an Ascent placement of the card it moves (it fills a slot, R9).
 
+6. **Goats** (the optional Goats module only): every legal goat move scores 0.5, below a
+   cheap placement and above a discard turn, so goats climb when nothing cheap fits and a
+   player never stalls with a goat move open (G2, G4).
+
 All of it reads only the mountain, the hand of the player to move and the cards out: the
 policy (:class:`GreedyPolicy`) is also used for the fast playouts of the ``sampling`` bot,
 where it runs on a sampled world (a :class:`~model.game.Game`) without building observations.
@@ -51,6 +55,7 @@ PLACE_BRIDGES = True
 LAST_SUMMIT = 5.0
 FLEX = 0.0  # price per row a card could have gone higher (0: measured best, see below)
 REPLACE_BONUS = 0.3
+GOAT_SCORE = 0.5  # a goat move (Goats module only): the goats must reach the top to win (G4)
 
 
 class GreedyPolicy:
@@ -67,8 +72,8 @@ class GreedyPolicy:
 
     def ranked(self, game: Game, out: Sequence[Card], limit: int | None = None) -> list[tuple[float, Move]]:
         """Candidate moves with their scores, best first: each legal placement (with its
-        cheapest payment) and the best discard turn. At least one entry unless the game is
-        over (R12)."""
+        cheapest payment), the best discard turn and, with goats, each goat move. At least
+        one entry unless the game is over (R12)."""
         rules = game.rules
         p = game.to_move
         hand = game.hands[p]
@@ -103,6 +108,8 @@ class GreedyPolicy:
             rest.remove(pl.card)
             pay = sorted(rest, key=lambda c: keep[c])[: pl.cost]
             scored.append((-1.0, pl.move(p + 1, pay)))
+        if rules.goats_on:  # G2: a goat move, below any cheap placement, above a discard
+            scored.extend((GOAT_SCORE, m) for m in game.generate_goat_moves(p))
         # never throw the team's last Summit while another move exists (R10)
         safe = [(sc, m) for sc, m in scored if not any(keep[c] >= LAST_SUMMIT for c in m.discard)]
         scored = safe or scored

@@ -64,7 +64,9 @@ class Observation:
     * ``out``: the cards this player has seen leave the game (canonical order);
     * ``out_unseen``: how many cards left the game unseen (0 under ``discards_seen=all``);
     * ``history``: the moves made, as this player saw them (under ``own``, the others'
-      discarded cards are blanked: ``discard == ()``).
+      discarded cards are blanked: ``discard == ()``);
+    * ``goats``: with ``goats=on``, the (row, slot) of every goat on the mountain (G1–G7;
+      goats stand in view of everybody), sorted; empty with ``goats=off``.
     """
 
     rules: RuleSet
@@ -78,6 +80,7 @@ class Observation:
     out: tuple[Card, ...]
     out_unseen: int
     history: tuple[Move, ...]
+    goats: tuple[tuple[int, int], ...] = ()
 
     @property
     def player(self) -> int:
@@ -93,7 +96,13 @@ class Observation:
         hands: list[list[Card]] = [[] for _ in range(self.players)]
         hands[self.seat] = list(self.hand)
         return Game.from_parts(self.rules, self.mountain, hands,
-                               [[] for _ in range(self.players)], self.seat, None, self.turn)
+                               [[] for _ in range(self.players)], self.seat, None, self.turn,
+                               self.goats_or_none())
+
+    def goats_or_none(self) -> list[tuple[int, int]] | None:
+        """The goats for :meth:`Game.from_parts`: their places with ``goats=on``, else
+        ``None``."""
+        return [(r, s) for r, s in self.goats] if self.rules.goats_on else None
 
     def legal_moves(self) -> list[Move]:
         """The legal moves of the player to move, discard choices expanded (R11)."""
@@ -150,6 +159,7 @@ def observe(game: Game, seat: int | None = None) -> Observation:
         out=tuple(sort_cards(out_seen)),
         out_unseen=unseen,
         history=history,
+        goats=tuple(game.goats),
     )
 
 
@@ -195,7 +205,8 @@ def world_from_order(obs: Observation, order: Sequence[Card]) -> Game:
         decks.append(cards[k:k + n])
         k += n
     out = list(obs.out) + cards[k:]
-    return Game.from_parts(obs.rules, obs.mountain, hands, decks, obs.seat, out, obs.turn)
+    return Game.from_parts(obs.rules, obs.mountain, hands, decks, obs.seat, out, obs.turn,
+                           obs.goats_or_none())
 
 
 def sample_world(obs: Observation, rng: random.Random | None = None) -> Game:

@@ -141,3 +141,23 @@ def test_the_search_is_the_same_with_and_without_the_compiled_engine(
         assert python.last == compiled.last
         searched += sum(v.visits for v in compiled.last) > 0
     assert searched >= 3
+
+
+@pytest.mark.parametrize("bot,params", [("greedy", {}), ("team", {"worlds": 2}),
+                                        ("uct", {"iterations": 8})])
+def test_silent_bots_play_whole_games_with_goats(bot: str, params: dict) -> None:
+    """With the Goats module the greedy blueprint moves goats when nothing cheap fits (G2),
+    the observation shows where the goats stand, and every game replays in the model."""
+    from model.observation import observe as look
+
+    rules = RuleSet.from_options(["preset=tiny", "goats=on"])
+    moved = 0
+    for seed in range(1, 5):
+        deal = Deal.from_seed(seed, 2, rules)
+        result = play_deal(deal, make_bot(bot, **params))
+        rep = replay(deal, result.plan.moves)
+        assert rep.error is None and rep.outcome == result.outcome
+        moved += sum(m.kind == "goat" for m in result.plan.moves)
+        g = rep.game
+        assert g is not None and look(g).view().goats == g.goats
+    assert moved > 0
