@@ -130,10 +130,12 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
         bot_params = bot
     # an option the bot does not take is refused, never silently dropped
     given = {"--worlds": worlds is not None, "--seconds": move_seconds is not None,
-             "--iterations": iterations is not None, "--beliefs": beliefs}
+             "--iterations": iterations is not None, "--beliefs": beliefs,
+             "--candidates": candidates is not None}
     takes = {"--worlds": ("sampling", "determinized", "team"),
              "--seconds": ("sampling", "determinized"), "--iterations": ("uct",),
-             "--beliefs": ("team", "uct")}
+             "--beliefs": ("team", "uct"),
+             "--candidates": ("sampling", "determinized", "team", "uct")}
     for opt, on in given.items():
         if on and bot_params not in takes[opt]:
             named = f"best (today {bot_params})" if bot == "best" else bot

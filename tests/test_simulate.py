@@ -201,6 +201,7 @@ def test_the_table_fits_the_terminal_and_says_what_it_left_out(columns, capsys, 
     (["--bot", "uct", "--seconds", "1"], "--seconds"),
     (["--bot", "greedy", "--beliefs"], "--beliefs"),
     (["--bot", "determinized", "--iterations", "4"], "--iterations"),
+    (["--bot", "greedy", "--candidates", "3"], "--candidates"),
 ])
 def test_simulate_refuses_an_option_the_bot_does_not_take(args, opt):
     """``best`` names ``uct`` today: its old ``--worlds`` must not be silently dropped."""
