@@ -129,14 +129,16 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
     else:
         bot_params = bot
     # an option the bot does not take is refused, never silently dropped
-    given = {"--worlds": worlds is not None, "--seconds": move_seconds is not None,
-             "--iterations": iterations is not None, "--beliefs": beliefs,
-             "--candidates": candidates is not None}
+    options = {"--worlds": ("worlds", worlds, worlds is not None),
+               "--seconds": ("seconds", move_seconds, move_seconds is not None),
+               "--iterations": ("iterations", iterations, iterations is not None),
+               "--beliefs": ("beliefs", beliefs, beliefs),
+               "--candidates": ("candidates", candidates, candidates is not None)}
     takes = {"--worlds": ("sampling", "determinized", "team"),
              "--seconds": ("sampling", "determinized"), "--iterations": ("uct",),
              "--beliefs": ("team", "uct"),
              "--candidates": ("sampling", "determinized", "team", "uct")}
-    for opt, on in given.items():
+    for opt, (_, _, on) in options.items():
         if on and bot_params not in takes[opt]:
             named = f"best (today {bot_params})" if bot == "best" else bot
             raise CliError(f"{opt} is not an option of the {named} bot (it is for "
@@ -144,24 +146,11 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
     if bot_params == "sampling":
         params = {"worlds": worlds or 8, "seconds": move_seconds, "candidates": candidates or 4,
                   "horizon": horizon, "seed": bot_seed}
-    elif bot_params == "determinized":
-        params = {"seconds": move_seconds, "seed": bot_seed}
-        if worlds is not None:
-            params["worlds"] = worlds
-        if candidates is not None:
-            params["candidates"] = candidates
-    elif bot_params == "team":
-        params = {"seed": bot_seed, "beliefs": beliefs}
-        if worlds is not None:
-            params["worlds"] = worlds
-        if candidates is not None:
-            params["candidates"] = candidates
-    elif bot_params == "uct":
-        params = {"seed": bot_seed, "beliefs": beliefs}
-        if iterations is not None:
-            params["iterations"] = iterations
-        if candidates is not None:
-            params["candidates"] = candidates
+    elif bot_params in ("determinized", "team", "uct"):
+        # the options given (all the bot's own, checked above); the bot's defaults otherwise
+        always = {"seconds": move_seconds} if bot_params == "determinized" else {"beliefs": beliefs}
+        params = {"seed": bot_seed, **always,
+                  **{name: v for name, v, on in options.values() if on}}
     elif bot == "cheat":
         params = {"time_limit": time_limit}
     elif bot == "openspiel-ismcts":

@@ -46,6 +46,16 @@ POLICY = GreedyPolicy()
 needs_c = pytest.mark.skipif(not fastplay.AVAILABLE, reason="bots._playout is not built")
 
 
+@pytest.fixture(params=[True, False], ids=["compiled", "python"])
+def compiled(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """The test runs on the compiled engine (skipped where it is not built), then on the
+    pure-Python one (``AVAILABLE`` forced off)."""
+    if request.param and not fastplay.AVAILABLE:
+        pytest.skip("bots._playout is not built")
+    monkeypatch.setattr(fastplay, "AVAILABLE", request.param)
+    return request.param
+
+
 def random_position(rng: random.Random, rules: RuleSet) -> Game:
     """A position of a game from a fresh deal, each move random (a third) or greedy, played to
     its end and taken back to a random turn: mostly a position in play, a tenth the end, and
@@ -115,11 +125,7 @@ def test_python_world_plays_as_the_model_and_greedy(monkeypatch: pytest.MonkeyPa
             check_world(w, g, exact=True)
 
 
-@pytest.mark.parametrize("compiled", [True, False])
-def test_playout_equals_team_playout(compiled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    if compiled and not fastplay.AVAILABLE:
-        pytest.skip("bots._playout is not built")
-    monkeypatch.setattr(fastplay, "AVAILABLE", compiled and fastplay.AVAILABLE)
+def test_playout_equals_team_playout(compiled: bool) -> None:
     rng = random.Random("fastplay-team")
     for _ in range(20 if compiled else 5):
         g = random_position(rng, rng.choice(list(RULESETS.values())))
@@ -163,12 +169,7 @@ def observed_positions(rng: random.Random, count: int) -> list[Game]:
     return out
 
 
-@pytest.mark.parametrize("compiled", [True, False])
-def test_sampler_puts_the_unseen_cards_into_the_hidden_places(compiled: bool,
-                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    if compiled and not fastplay.AVAILABLE:
-        pytest.skip("bots._playout is not built")
-    monkeypatch.setattr(fastplay, "AVAILABLE", compiled and fastplay.AVAILABLE)
+def test_sampler_puts_the_unseen_cards_into_the_hidden_places(compiled: bool) -> None:
     rng = random.Random("fastplay-sampler")
     for g in observed_positions(rng, 15):
         obs = observe(g)
@@ -219,12 +220,7 @@ def test_compiled_draws_are_uniform() -> None:
     assert len(counts) == len(copies) * n_places
 
 
-@pytest.mark.parametrize("compiled", [True, False])
-def test_no_peek_sampler_and_evaluate_read_only_the_observation(compiled: bool,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    if compiled and not fastplay.AVAILABLE:
-        pytest.skip("bots._playout is not built")
-    monkeypatch.setattr(fastplay, "AVAILABLE", compiled and fastplay.AVAILABLE)
+def test_no_peek_sampler_and_evaluate_read_only_the_observation(compiled: bool) -> None:
     rng = random.Random("fastplay-nopeek")
     for g in observed_positions(rng, 4 if compiled else 2):
         obs = observe(g)
@@ -302,13 +298,9 @@ def test_positions_cover_the_rare_rules() -> None:
     assert min(seen[k] for k in ("summit", "fallback", "last summit", "campfire", "onto bridge", "over")) > 0
 
 
-@pytest.mark.parametrize("compiled", [True, False])
-def test_fallback_plays_the_first_cheapest_bridge(compiled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fallback_plays_the_first_cheapest_bridge(compiled: bool) -> None:
     """A lone Bridge in hand with two Bridges up: every placement is filtered, so the first
     placement of least cost is played (row 1), not a later one of equal cost (row 2)."""
-    if compiled and not fastplay.AVAILABLE:
-        pytest.skip("bots._playout is not built")
-    monkeypatch.setattr(fastplay, "AVAILABLE", compiled and fastplay.AVAILABLE)
     g = Game.from_parts(RuleSet.standard(), [parse_cards("1r B 2g B 3r"), parse_cards("4b")],
                         [parse_cards("B")], [[]])
     assert len(list(g.generate_placements())) == 2
@@ -349,11 +341,7 @@ def test_compiled_world_refuses_a_seat_off_its_arrays(to_move: int, turn: int) -
                                 to_move, turn)
 
 
-@pytest.mark.parametrize("compiled", [True, False])
-def test_filled_slots_after_a_playout_equals_the_model(compiled: bool,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    if not compiled:
-        monkeypatch.setattr(fastplay, "AVAILABLE", False)
+def test_filled_slots_after_a_playout_equals_the_model(compiled: bool) -> None:
     for seed in range(1, 9):
         g = Game(Deal.from_seed(seed, 1 + seed % 5))
         w, reference = fastplay.make_world(g), PyWorld(g.copy())
