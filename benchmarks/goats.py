@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
-import math
 import os
 import platform
 import statistics
@@ -43,6 +42,7 @@ from pathlib import Path
 from model.deal import Deal
 from model.records import replay
 from model.rules import RuleSet
+from studies.stats import wilson
 
 READINGS: dict[str, list[str]] = {
     "default": [],
@@ -53,17 +53,6 @@ READINGS: dict[str, list[str]] = {
     "goat_campfire=stays": ["goat_campfire=stays"],
     "goat_bridge=forbidden": ["goat_bridge=forbidden"],
 }
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of ``k`` successes in ``n`` trials, as shares 0..1."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return max(0.0, mid - half), min(1.0, mid + half)
 
 
 def machine() -> str:

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.journal import append_row, read_rows, seed_range
+from studies.stats import wilson
 
 SAMPLING = {"worlds": 4, "candidates": 3, "horizon": 4, "seed": 0}
 CHEAT = {"time_limit": 10.0}
@@ -115,12 +116,6 @@ def calibrate(out: Path, positions: int, stride: int, worlds: int) -> None:
             print(f"calibrate {bot}: {count} positions", file=sys.stderr, flush=True)
 
 
-def _wilson(k: int, n: int) -> tuple[float, float]:
-    from studies.stats import wilson
-
-    return wilson(k, n)
-
-
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
@@ -150,7 +145,7 @@ def calibration_bins(rows: list[dict[str, Any]], width: float = 0.1) -> list[dic
         k = sum(1 for r in b if r["won"])
         pred = sum(r["chance"] for r in b) / len(b)
         out.append({"lo": i * width, "hi": (i + 1) * width, "n": len(b), "predicted": pred,
-                    "won": k / len(b), "interval": _wilson(k, len(b)), "gap": k / len(b) - pred})
+                    "won": k / len(b), "interval": wilson(k, len(b)), "gap": k / len(b) - pred})
     return out
 
 
@@ -184,7 +179,7 @@ def report(out: Path, force: bool) -> None:
             k = sum(1 for g in gs if g["outcome"] == "win")
             losses = [g["slots"] for g in gs if g["outcome"] != "win"]
             spm = sum(g["seconds"] for g in gs) / max(1, sum(g["moves"] for g in gs))
-            iv = _wilson(k, len(gs))
+            iv = wilson(k, len(gs))
             summary[(bot, p)] = {"n": len(gs), "k": k, "iv": iv}
             lines.append(f"| {bot} | {p or 'all'} | {len(gs)} | {k} | {_pct(k / len(gs))} | {_iv(iv)} | "
                          f"{(sum(losses) / len(losses)) if losses else 0:.1f} | {spm:.3f} |")

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from benchmarks.journal import seed_range
+from studies.stats import wilson
 
 #: The variants played: name -> (bot of :func:`bots.make_bot`, its parameters). ``team`` is
 #: the configuration of the first run (12 worlds, beliefs on); the others are the parts of
@@ -80,17 +80,6 @@ def play(out: Path, players: list[int], seeds: list[int], bot: str) -> None:
                 with path.open("a", encoding="utf-8") as f:
                     f.write(json.dumps(row) + "\n")
                 done.add((name, p, seed))
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95 % Wilson score interval of ``k`` successes in ``n`` trials (shares in 0..1)."""
-    if n == 0:
-        return 0.0, 1.0
-    ph = k / n
-    d = 1 + z * z / n
-    c = (ph + z * z / (2 * n)) / d
-    h = z * math.sqrt(ph * (1 - ph) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 def report(out: Path, base: str = "greedy", extra: list[Path] | None = None) -> str:

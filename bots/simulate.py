@@ -154,15 +154,11 @@ def load_rows(db_path: str | os.PathLike, keys: Iterable[str]) -> list[dict[str,
         con.close()
 
 
-def _wilson(k: int, n: int) -> tuple[float, float]:
-    from studies.stats import wilson
-
-    return wilson(k, n)
-
-
 def report(rows: Sequence[dict[str, Any]], players: Sequence[int]) -> list[dict[str, Any]]:
     """Per player count (in ``players`` order, then ``"all"``), the figures of the module
     docstring. Rows whose ``outcome`` is ``error`` are counted in ``errors`` only."""
+    from studies.stats import wilson, wilson_unknown
+
     out = []
     groups = [(str(p), [r for r in rows if r["players"] == p]) for p in players]
     if len(players) > 1:
@@ -180,15 +176,13 @@ def report(rows: Sequence[dict[str, Any]], players: Sequence[int]) -> list[dict[
         line: dict[str, Any] = {
             "players": label, "games": n, "won": won,
             "win": won / n if n else None,
-            "interval": list(_wilson(won, n)),
+            "interval": list(wilson(won, n)),
             "slots_at_loss": sum(r["slots"] for r in lost) / len(lost) if lost else None,
             "out_at_win": sum(r["out_cards"] for r in wins) / len(wins) if wins else None,
             "seconds_per_game": sum(r["seconds"] for r in rs) / n if n else None,
             "errors": errors,
         }
         if paired:
-            from studies.stats import wilson_unknown
-
             m = len(paired)
             diffs = [(r["open_verdict"] == "win") - (r["outcome"] == "win") for r in paired]
             mean = sum(diffs) / m
