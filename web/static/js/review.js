@@ -9,6 +9,7 @@
 // winning line; leadSentence(r) and silentText(s) are its words; review holds what is shown.
 
 import { $, api, say, ui, withRulings } from "./state.js";
+import { pictureDrawing } from "./mountain.js";
 
 /** What the review shows now: the step of the winning line and its length. */
 export const review = { line: 0, total: 0, timer: null };
@@ -123,8 +124,7 @@ export async function showLine(k) {
     review.line = s.step;
     $("line-text").textContent = `Winning line, step ${s.step} of ${s.total}: ${s.text}`;
     $("line-svg").innerHTML = s.svg;
-    const svg = $("line-svg").querySelector("svg");
-    if (svg) { svg.setAttribute("role", "img"); svg.setAttribute("aria-label", `the mountain after step ${s.step}`); }
+    pictureDrawing($("line-svg"), `the mountain after step ${s.step}`);
     $("line-prev").disabled = s.step === 0;
     $("line-next").disabled = s.step >= s.total;
     document.body.dataset.lineStep = s.step;
