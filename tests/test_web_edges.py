@@ -71,13 +71,17 @@ def turn(page) -> int:
 # ---- Back, stale tabs, and a double Confirm --------------------------------------------------
 
 def test_back_after_moves_shows_the_game_as_the_server_has_it(server, browser, size):
-    """Moves made, the page left for another address, a move made meanwhile elsewhere (as
-    another tab would), then Back: the page shows the latest turn, and the next move is
-    accepted."""
+    """Moves made, the page reloaded (its state asked for at turn 2), more moves, the page
+    left for another address, a move made meanwhile elsewhere (as another tab would), then
+    Back: the page shows the latest turn, not the state the browser kept from turn 2, and
+    the next move is accepted."""
     page = new_page(browser, **SIZES[size])
     try:
         game = open_tiny(page, server)
-        for _ in range(2):
+        for k in range(3):
+            if k == 2:
+                page.reload()
+                page.wait_for_selector(f"body[data-turn='{game.turn}']")
             move = greedy_move(game)
             click_move(page, move)
             game.push(move)
@@ -93,9 +97,9 @@ def test_back_after_moves_shows_the_game_as_the_server_has_it(server, browser, s
         move = greedy_move(game)
         click_move(page, move)
         game.push(move)
-        assert turn(page) == game.turn == 4
+        assert turn(page) == game.turn == 5
         assert page.get_attribute("#message", "class") != "error"
-        assert page.locator("#moves li").count() == 4
+        assert page.locator("#moves li").count() == 5
     finally:
         page.close()
 

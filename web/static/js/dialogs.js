@@ -192,7 +192,7 @@ export function openShortcuts() {
   if (!d.open) d.showModal();
 }
 
-/** Build the rules in brief and wire the dialogs' buttons; ``onWalkthroughClosed`` runs
+/** Build the rules and wire the dialogs' buttons; ``onWalkthroughClosed`` runs
  * when the walkthrough closes. Opens the walkthrough on a first visit. */
 export function initDialogs(onWalkthroughClosed) {
   drawWalkthrough();

@@ -3,7 +3,9 @@
 // actions (Confirm, Cancel, Discard two, Undo, Hint). Every move is made by the server.
 
 import { $, api, cardName, clearBotLog, hand, plural, render, resync, say, ui, withRulings } from "./state.js";
-import { clearMarks, focusFirstLegal, markLegal, markTarget, readableFace, slotEl } from "./mountain.js";
+import {
+  clearMarks, focusFirstLegal, legalSlots, markLegal, markTarget, readableFace, showSideways, slotEl,
+} from "./mountain.js";
 
 /** Forget the choice being made. */
 export function resetChoice() {
@@ -68,6 +70,11 @@ export function drawHands(g) {
       row.appendChild(order);
     }
     const dock = silent ? mine : p + 1 === (g.outcome ? 1 : g.to_move);  // the hand to play, under the thumb
+    const order = row.querySelector(".deck-order");
+    if (dock && order) {  // on a phone one line that scrolls sideways: the keyboard reaches it
+      order.setAttribute("role", "group");
+      order.tabIndex = 0;
+    }
     if (dock) {  // its caption on a line of its own, the cards below
       row.insertBefore(deck, who.nextSibling);
       const br = document.createElement("span");
@@ -193,6 +200,7 @@ function explainCard(box, list) {
     const m = markOf(t);
     markLegal(m.row, m.slot, t.cost, targetText(t));
   }
+  showSideways(legalSlots()[0]);
   box.hidden = false;
   if (ts.length) {
     withRulings($("explain-head"), ui.mode === "campfire-to"

@@ -204,6 +204,15 @@ export function markLegal(row, slot, cost, label) {
   badge(el, String(cost));
 }
 
+/** Scroll the mountain sideways (only) so that slot ``el`` is in view, when the mountain is
+ * wider than the screen (a phone). */
+export function showSideways(el) {
+  const box = $("mountain");
+  if (!el || box.scrollWidth <= box.clientWidth) return;
+  const r = el.getBoundingClientRect(), b = box.getBoundingClientRect();
+  if (r.left < b.left || r.right > b.right) box.scrollLeft += (r.left + r.width / 2) - (b.left + b.width / 2);
+}
+
 /** Mark slot ``row``/``slot`` as the chosen one (with ``cost`` on it when given). */
 export function markTarget(row, slot, cost) {
   const el = slotEl(row, slot);
