@@ -438,10 +438,17 @@ export async function hint() {
   }
 }
 
-/** Take back the last move (an open game). */
+/** Take back the last move (an open game); Undo is disabled until the answer comes, so a
+ * double click takes back one move. */
 export async function undo() {
+  const button = $("undo");
+  if (button.disabled) return;
+  button.disabled = true;
   try {
     render(await api("POST", `/api/games/${ui.game.id}/undo`));
     say("Last move taken back.", "info");
-  } catch (e) { say(e.message, "error"); }
+  } catch (e) {
+    button.disabled = !ui.game.can_undo;
+    say(e.message, "error");
+  }
 }
