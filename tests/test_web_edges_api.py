@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -81,6 +82,7 @@ def test_the_rulings_are_served_from_docs_rules_md(client):
     found = answer.json()["rulings"]
     ids = [r["id"] for r in found]
     assert ids == [f"R{i}" for i in range(1, 14)] + ["V1"] + [f"G{i}" for i in range(1, 8)]
+    assert RULES_MD.resolve() == (Path(__file__).parent.parent / "docs" / "rules.md").resolve()
     text = RULES_MD.read_text(encoding="utf-8")
     for r in found:
         assert f"### {r['id']}: {r['title']}" in text

@@ -9,8 +9,8 @@ paragraphs and lists. :func:`rulings` gives them as plain data, the Markdown mar
 ``[{"id": "R6", "title": "Cost", "parts": [{"label": "Ruling", "blocks": [{"p": "Placing
 …"}, {"ol": ["An Ascent card gives u = its value. Stop.", …]}, …]}, …]}, …]``
 
-The file is read once (:func:`functools.lru_cache`). A copy of ascent installed without its
-``docs/`` folder has no rulings' text: :class:`RulesMissing`.
+The file is read once (:func:`functools.lru_cache`); without it (a copy that lost the link)
+there is no rulings' text: :class:`RulesMissing`.
 
 >>> [r["id"] for r in rulings()][:3], rulings()[5]["title"], rulings()[5]["parts"][0]["label"]
 (['R1', 'R2', 'R3'], 'Cost', 'Ruling')
@@ -23,8 +23,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-#: The one source of the rulings' text.
-RULES_MD = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+#: The one source of the rulings' text: ``docs/rules.md``, which ``web/rules.md`` links to (a
+#: symbolic link, so that the package carries the file's text when it is built).
+RULES_MD = Path(__file__).with_name("rules.md")
 
 _HEAD = re.compile(r"^### ((?:R1[0-3]|R[1-9]|V1|G[1-7])): (.+)$")
 _LABEL = re.compile(r"^\*\*(Ruling|Texts?|Options?|Examples?)\.\*\*\s*(.*)$")
