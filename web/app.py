@@ -36,6 +36,8 @@ and returns the app; ``ascent serve`` runs it on uvicorn. The API (documented in
 ``GET  /api/games/{id}/review/line/{k}``    step ``k`` of the review's winning line
 ``GET  /api/status``                        the solver pool's counts, the bots, the bots'
                                             latency
+``GET  /api/rules``                         the rulings' text (R1–R13, V1, G1–G7) from
+                                            ``docs/rules.md`` (:mod:`web.rulings`)
 ``GET  /g/{id}``                            the page of a game (a link that lasts); 404
                                             (HTML or JSON) for a game not kept
 ``GET  /``                                  the page; 400 for a bad number in its address
@@ -48,11 +50,14 @@ in progress. Solver work (hints, solutions, reviews, puzzles made on demand) run
 bounded pool (:mod:`web.pool`): beyond it the answer is 503 with ``Retry-After``. The bots'
 moves of silent games have a pool of their own (:mod:`web.teammates`).
 
-Errors are JSON ``{"error": "...", "status": N}`` (plus ``ruling`` and ``reason`` for an
+Every answer under ``/api/games`` is ``Cache-Control: no-store`` (a game's state changes
+with every move; a browser's Back must not show an old one). Errors are JSON
+``{"error": "...", "status": N}`` (plus ``ruling`` and ``reason`` for an
 illegal move): 400 malformed request, 404 unknown game/date/path, 405 wrong method, 409 the
 game refuses (nothing to undo, game over with ``ruling`` R10/R12, no hint), 413 body too
 large, 422 an illegal move or impossible input, 503 the solver pool is full or a bot still
-thinks (``Retry-After``). An unexpected failure is a JSON 500 without a traceback.
+thinks (``Retry-After``). An unexpected failure is a JSON 500 without a traceback. A browser
+(``Accept: text/html``) asking for an unknown path gets a small HTML 404 page instead.
 """
 
 from __future__ import annotations
@@ -71,10 +76,12 @@ from typing import Any, AsyncIterator, Awaitable, Callable
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from model.cards import parse_card
 from model.errors import AscentError, IllegalMoveError, RecordError
@@ -85,7 +92,9 @@ from web.games import (
     Conflict,
     GameStore,
     NotFound,
-    Session,
+    OpenGame,
+    SilentGame,
+    WebGame,
     default_bot,
     default_solver,
     game_from_seed,
@@ -99,6 +108,7 @@ from web.jobs import review as review_job
 from web.pages import check_page_query, error_page, wants_html, whole_number
 from web.pool import Busy, Cancelled, JobError, JobPool
 from web.review import line_step
+from web.rulings import RulesMissing, rulings
 from web.store import DB_NAME, GameDB
 from web.teach import explain_card
 from web.teammates import TeamMates
@@ -146,6 +156,9 @@ API = [
     {"method": "GET", "path": "/api/games/{id}/review/line/{k}",
      "does": "step k of the review's winning line, with its picture"},
     {"method": "GET", "path": "/api/status", "does": "the solver pool's counts and the bots"},
+    {"method": "GET", "path": "/api/rules",
+     "does": "the rulings R1–R13, V1 and G1–G7: each part (Ruling, Texts, Options, Examples) "
+             "as paragraphs and lists, from docs/rules.md"},
     {"method": "GET", "path": "/g/{id}", "does": "the page of a game"},
 ]
 
@@ -323,7 +336,7 @@ def guarded(handler: Endpoint) -> Endpoint:
     return run
 
 
-async def locked(s: Session, work: Callable[[], Any]) -> Any:
+async def locked(s: WebGame, work: Callable[[], Any]) -> Any:
     """Run ``work`` under the game's lock in a worker thread, so that a long hint of one
     game never stalls the server's event loop (other games, other requests)."""
 
@@ -334,7 +347,7 @@ async def locked(s: Session, work: Callable[[], Any]) -> Any:
     return await run_in_threadpool(run)
 
 
-async def changed(st: AppState, s: Session, change: Callable[[], None]) -> dict[str, Any]:
+async def changed(st: AppState, s: WebGame, change: Callable[[], None]) -> dict[str, Any]:
     """Make ``change`` to game ``s`` under its lock (:func:`locked`), save the game, and
     return its new state."""
 
@@ -346,7 +359,7 @@ async def changed(st: AppState, s: Session, change: Callable[[], None]) -> dict[
     return await locked(s, work)
 
 
-async def session(request: Request) -> Session:
+async def game_of(request: Request) -> WebGame:
     """The game of the path's ``{id}`` (:class:`NotFound` if there is none)."""
     return await run_in_threadpool(app_state(request).store.get, request.path_params["id"])
 
@@ -359,11 +372,11 @@ def step_number(request: Request) -> int:
     return int(raw)
 
 
-def answer_state(st: AppState, s: Session, state: dict[str, Any], status_code: int = 200) -> Response:
+def answer_state(st: AppState, s: WebGame, state: dict[str, Any], status_code: int = 200) -> Response:
     """A game's ``state`` as the answer. In a silent game whose bot is to move, that bot's
     move is started in the background now (:meth:`TeamMates.prepare`), and ``bot_ready``
     says whether it is made already (``null`` when no bot is to move)."""
-    if state.get("mode") == "silent":
+    if isinstance(s, SilentGame):
         ready = None
         if state.get("bots_turn"):
             st.teammates.prepare(s, state["turn"])
@@ -373,6 +386,32 @@ def answer_state(st: AppState, s: Session, state: dict[str, Any], status_code: i
 
 
 # ---- the page ---------------------------------------------------------------------------------
+
+#: The page's HTML is asked for again on every visit (it names the script's modules).
+PAGE_HEADERS = {"Cache-Control": "no-cache"}
+
+
+class NoStore:
+    """ASGI middleware: every answer under ``/api/games`` says ``Cache-Control: no-store``,
+    so that a browser never shows a game's old state (Back, a restored tab)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith("/api/games"):
+            await self.app(scope, receive, send)
+            return
+
+        async def send_no_store(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", [])
+                           if k.lower() != b"cache-control"]
+                message = {**message, "headers": [*headers, (b"cache-control", b"no-store")]}
+            await send(message)
+
+        await self.app(scope, receive, send_no_store)
+
 
 def page_error(request: Request, status_code: int, title: str, message: str) -> Response:
     """An error of an address of the page: a small HTML page for a browser
@@ -389,20 +428,22 @@ async def index(request: Request) -> Response:
         check_page_query(request.query_params)
     except RecordError as exc:
         return page_error(request, 400, "Bad address", str(exc))
-    return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
+    return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8",
+                        headers=PAGE_HEADERS)
 
 
 async def game_page(request: Request) -> Response:
     """``GET /g/{id}``: the page of a game kept by the server, else 404 (an HTML page for a
     browser, JSON for another client)."""
     try:
-        await session(request)
+        await game_of(request)
         check_page_query(request.query_params)
     except NotFound as exc:
         return page_error(request, 404, "No such game", str(exc))
     except RecordError as exc:
         return page_error(request, 400, "Bad address", str(exc))
-    return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
+    return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8",
+                        headers=PAGE_HEADERS)
 
 
 async def favicon(request: Request) -> Response:
@@ -414,6 +455,18 @@ async def favicon(request: Request) -> Response:
 async def api(request: Request) -> Response:
     """``GET /api``: the endpoints, as JSON."""
     return JSONResponse({"endpoints": API})
+
+
+@guarded
+async def rules_text(request: Request) -> Response:
+    """``GET /api/rules``: the rulings' text (:func:`web.rulings.rulings`); 404 when this
+    copy of ascent has no ``docs/rules.md``."""
+    try:
+        found = await run_in_threadpool(rulings)
+    except RulesMissing as exc:
+        raise NotFound(str(exc)) from None
+    return JSONResponse({"rulings": found, "source": "docs/rules.md"},
+                        headers={"Cache-Control": "public, max-age=3600"})
 
 
 async def status(request: Request) -> Response:
@@ -463,9 +516,10 @@ async def games_new(request: Request) -> Response:
         game, title, recipe = silent_game(req)
         sil = recipe["silent"]
 
-        def make_silent() -> Session:
-            return store.add(game, title, None, recipe, mode="silent", seat=sil["seat"] - 1,
-                             bot=sil["bot"], challenge=sil["challenge"])
+        def make_silent() -> WebGame:
+            return store.add(game, title, None, recipe, {"seat": sil["seat"] - 1,
+                                                         "bot": sil["bot"],
+                                                         "challenge": sil["challenge"]})
 
         s = await run_in_threadpool(make_silent)
     elif "daily" in body:
@@ -492,14 +546,14 @@ async def games_new(request: Request) -> Response:
 @guarded
 async def game_get(request: Request) -> Response:
     """``GET /api/games/{id}``: the game's state."""
-    s = await session(request)
+    s = await game_of(request)
     return answer_state(app_state(request), s, await locked(s, s.state))
 
 
 @guarded
 async def game_check(request: Request) -> Response:
     """``POST /api/games/{id}/check``: would this placement be legal, and its cost."""
-    s = await session(request)
+    s = await game_of(request)
     body = await read_json(request)
     return JSONResponse(await locked(s, lambda: s.check(body)))
 
@@ -510,7 +564,7 @@ async def game_explain(request: Request) -> Response:
     (:func:`web.teach.explain_card` with every refused slot): 400 for a missing or bad card
     text, 409 when the game is over or (a silent game) a bot is to move; a card not in the
     hand is answered with ruling ``R11`` and no slot."""
-    s = await session(request)
+    s = await game_of(request)
     raw = request.query_params.get("card")
     if raw is None:
         raise RecordError("give the card: ?card=7r (a card of the hand)")
@@ -523,9 +577,7 @@ async def game_explain(request: Request) -> Response:
         g = s.game
         if g.outcome() is not None:
             raise GameOver(g)
-        if s.silent and g.to_move != s.seat:
-            raise Conflict(f"it is player {g.to_move + 1}'s turn (the {s.bot} bot); "
-                           f"you play player {s.seat + 1}")
+        s.person_to_move()
         if card not in g.hands[g.to_move]:
             reason = f"{card} is not in the hand"
             return {"card": card.text, "slots": [], "ruling": "R11", "reason": reason,
@@ -539,7 +591,7 @@ async def game_explain(request: Request) -> Response:
 async def game_move(request: Request) -> Response:
     """``POST /api/games/{id}/moves``: make the person's move; the new state."""
     st = app_state(request)
-    s = await session(request)
+    s = await game_of(request)
     body = await read_json(request)
 
     def play() -> None:
@@ -554,12 +606,12 @@ async def game_move(request: Request) -> Response:
 async def game_undo(request: Request) -> Response:
     """``POST /api/games/{id}/undo``: take back the last move of an open game."""
     st = app_state(request)
-    s = await session(request)
+    s = await game_of(request)
 
     return JSONResponse(await changed(st, s, s.undo))
 
 
-async def bot_choice(request: Request, s: Session, seat_to_move: bool) -> tuple[Move, int]:
+async def bot_choice(request: Request, s: SilentGame, seat_to_move: bool) -> tuple[Move, int]:
     """The bot's move for the seat to move (a bot's seat, or the person's for a hint)
     from that seat's observation only (V1), and the turn it is for; a slow bot runs in
     the pool."""
@@ -583,11 +635,11 @@ async def bot_choice(request: Request, s: Session, seat_to_move: bool) -> tuple[
     return move, turn
 
 
-def bot_to_move(s: Session) -> int:
+def bot_to_move(s: WebGame) -> int:
     """The turn of a silent game whose bot is to move (read under the game's lock);
     :class:`GameOver` or :class:`Conflict` (the person's turn, an open game) otherwise."""
     g = s.game
-    if not s.silent:
+    if not isinstance(s, SilentGame):
         raise Conflict("an open game has no bots")
     if g.outcome() is not None:
         raise GameOver(g)
@@ -602,8 +654,9 @@ async def game_advance(request: Request) -> Response:
     move prepared in the background since the turn came, :mod:`web.teammates`; waited for
     at most :data:`ADVANCE_WAIT` seconds, then 503 with ``Retry-After``)."""
     st = app_state(request)
-    s = await session(request)
+    s = await game_of(request)
     turn = await locked(s, lambda: bot_to_move(s))
+    assert isinstance(s, SilentGame)  # bot_to_move refuses an open game
     move = await st.teammates.move(s, turn, ADVANCE_WAIT)
     if move is None:
         raise Busy(f"player {s.game.to_move + 1} (the {s.bot} bot) is still thinking", 1)
@@ -621,11 +674,12 @@ async def game_hint(request: Request) -> Response:
     """``GET /api/games/{id}/hint``: the next move (a silent game: the bot's move for the
     person's seat; else the solution's, the solver's or a key move)."""
     st = app_state(request)
-    s = await session(request)
-    if s.silent:
+    s = await game_of(request)
+    if isinstance(s, SilentGame):
         move, _ = await bot_choice(request, s, seat_to_move=True)
         text = await locked(s, lambda: s.game.move_text(move))
         return JSONResponse({"move": move.to_json(), "text": text, "source": f"{s.bot} bot"})
+    assert isinstance(s, OpenGame)  # a game is open or silent
     step = await locked(s, s.hint_step)
     if isinstance(step, dict):
         return JSONResponse(step)
@@ -645,9 +699,9 @@ async def game_hint(request: Request) -> Response:
 async def game_solution(request: Request) -> Response:
     """``GET /api/games/{id}/solution/{k}``: step ``k`` of the solution, with its picture."""
     st = app_state(request)
-    s = await session(request)
+    s = await game_of(request)
     k = step_number(request)
-    if s.silent:
+    if not isinstance(s, OpenGame):
         raise Conflict("a silent game shows no solution: its review opens once it is over")
     if s.reference is None:
         line = await st.pool.run(st.solve, await locked(s, s.start_game), SOLVER_SECONDS,
@@ -666,7 +720,7 @@ async def game_solution(request: Request) -> Response:
 
 # ---- reviews ----------------------------------------------------------------------------------
 
-def review_status(s: Session) -> dict[str, Any]:
+def review_status(s: WebGame) -> dict[str, Any]:
     """The review's JSON: ``{"status": "none", "over"}``; while it runs ``{"status":
     "running", "phase": "open"|"silent", "done", "positions", "progress", "estimate",
     "elapsed", "started", "resumed"}`` (``done`` of ``positions``: the positions whose
@@ -683,10 +737,10 @@ def review_status(s: Session) -> dict[str, Any]:
     return r
 
 
-async def start_review(st: AppState, s: Session, start: Any, moves: list[Move],
+async def start_review(st: AppState, s: WebGame, start: Any, moves: list[Move],
                        resumed: bool = False) -> None:
     """Start the review of ``s`` in the background (:func:`run_review`), marked running in
-    the session and in the file (so that a restart of the server resumes it). Raises
+    the game and in the file (so that a restart of the server resumes it). Raises
     :class:`Busy` when the solver pool is full."""
     pool = st.pool
     if pool.admitted >= pool.workers + pool.queue:
@@ -702,9 +756,9 @@ async def start_review(st: AppState, s: Session, start: Any, moves: list[Move],
     await run_in_threadpool(st.store.db.put_review, s.id, dict(running))
 
 
-async def run_review(st: AppState, s: Session, start: Any, moves: list[Move]) -> None:
+async def run_review(st: AppState, s: WebGame, start: Any, moves: list[Move]) -> None:
     """Make the review of ``s`` in the pool, its progress kept in ``s.review`` as the job
-    tells it, and keep the answer (in the session and the file); ``busy`` or ``failed``
+    tells it, and keep the answer (in the game and the file); ``busy`` or ``failed``
     when it could not be made."""
     mine = s.review
 
@@ -714,7 +768,7 @@ async def run_review(st: AppState, s: Session, start: Any, moves: list[Move]) ->
 
     data: dict[str, Any]
     try:
-        follow = "best" if s.silent and "best" in silent_bots() else None
+        follow = "best" if isinstance(s, SilentGame) and "best" in silent_bots() else None
         data = await st.pool.run(review_job, start, moves, st.review_seconds, follow,
                                  progress=told)
     except Busy as exc:
@@ -728,7 +782,7 @@ async def run_review(st: AppState, s: Session, start: Any, moves: list[Move]) ->
     await run_in_threadpool(st.store.db.put_review, s.id, data)
 
 
-async def review_of(st: AppState, s: Session) -> dict[str, Any]:
+async def review_of(st: AppState, s: WebGame) -> dict[str, Any]:
     """The review's JSON (:func:`review_status`), after resuming a review that was running
     when the server stopped (it is marked running in the file but runs nowhere here)."""
     r = s.review
@@ -746,7 +800,7 @@ async def review_post(request: Request) -> Response:
     """``POST /api/games/{id}/review``: start the review of a finished game (202), or the
     review when it runs or is done."""
     st = app_state(request)
-    s = await session(request)
+    s = await game_of(request)
     if s.game.outcome() is None:
         raise Conflict("the review opens once the game is over")
     if s.review is not None and s.review["status"] in ("running", "done"):
@@ -759,7 +813,7 @@ async def review_post(request: Request) -> Response:
 @guarded
 async def review_get(request: Request) -> Response:
     """``GET /api/games/{id}/review``: the review, or its progress."""
-    s = await session(request)
+    s = await game_of(request)
     if s.game.outcome() is None:
         raise Conflict("the review opens once the game is over")
     return JSONResponse(await review_of(app_state(request), s))
@@ -768,7 +822,7 @@ async def review_get(request: Request) -> Response:
 @guarded
 async def review_line(request: Request) -> Response:
     """``GET /api/games/{id}/review/line/{k}``: step ``k`` of the review's winning line."""
-    s = await session(request)
+    s = await game_of(request)
     k = step_number(request)
     r = s.review
     if s.game.outcome() is None or r is None or r.get("status") != "done":
@@ -792,9 +846,14 @@ async def review_line(request: Request) -> Response:
 # ---- errors and the app -----------------------------------------------------------------------
 
 async def not_found(request: Request, exc: Exception) -> Response:
-    """An unknown path (404) or a wrong method (405), as JSON."""
+    """An unknown path (404) or a wrong method (405), as JSON; an unknown path asked by a
+    browser (``Accept: text/html``, outside ``/api``) as a small HTML page."""
     status_code = getattr(exc, "status_code", 404)
     detail = getattr(exc, "detail", "not found")
+    if (status_code == 404 and not request.url.path.startswith("/api")
+            and wants_html(request.headers.get("accept"))):
+        return HTMLResponse(error_page(404, "No such page", f"There is nothing at "
+                                       f"{request.url.path[:80]} on this server."), 404)
     return error(status_code, f"{request.method} {request.url.path}: {detail}")
 
 
@@ -812,6 +871,7 @@ ROUTES = [
     Route("/favicon.svg", favicon),
     Route("/api", api),
     Route("/api/status", status),
+    Route("/api/rules", rules_text),
     Route("/api/daily/{date}", daily_get),
     Route("/api/games", games_new, methods=["POST"]),
     Route("/api/games/{id}", game_get),
@@ -864,7 +924,7 @@ def create_app(archive: str | Path | None = None,
             st.pool.close()
             st.db.close()
 
-    app = Starlette(routes=ROUTES, lifespan=lifespan,
+    app = Starlette(routes=ROUTES, lifespan=lifespan, middleware=[Middleware(NoStore)],
                     exception_handlers={HTTPException: not_found, Exception: server_error})
     app.state.ascent = st
     app.state.store = st.store
