@@ -97,6 +97,7 @@ class MoveReview:
     paired: Comparison | None = None
     q_value: float | None = None
     fdr: bool = True
+    drawn: list[str] = field(default_factory=list)
 
     @property
     def mark_alone(self) -> str | None:
@@ -125,14 +126,67 @@ class MoveReview:
         return self.paired.sure
 
     @property
-    def drop(self) -> float:
+    def screen_drop(self) -> float:
+        """The screen's drop: the best rated move's chance − the move played's (the worlds
+        that picked the alternative; biased up, so not the number shown)."""
         return self.best.chance - self.after.chance
 
     @property
+    def drop(self) -> float:
+        """The decision's one number: the paired comparison's drop (alternative's chance −
+        the move played's, in fresh paired worlds) when it was compared, else the screen's
+        (:attr:`screen_drop`)."""
+        return self.paired.drop if self.paired is not None else self.screen_drop
+
+    @property
+    def drop_interval(self) -> tuple[float, float] | None:
+        """The 95 % interval of :attr:`drop` (the paired comparison's), ``None`` when the
+        decision was not compared."""
+        return self.paired.interval if self.paired is not None else None
+
+    @property
     def costly(self) -> bool:
-        """The drop is at least :data:`COSTLY_DROP` and the intervals are apart."""
-        return (self.drop >= COSTLY_DROP and self.best.move != self.move
-                and self.after.interval[1] < self.best.interval[0])
+        """The decision is marked (:attr:`mark`): the costly decisions are the marks."""
+        return self.mark is not None
+
+    def to_state(self) -> dict[str, Any]:
+        """Everything of this move's review, exactly (counts, not shares), as JSON, read back
+        by :meth:`from_state` (a stopped review keeps its moves reviewed so far and resumes
+        with them: :func:`review_game`'s ``done``)."""
+        def chance(r: MoveChance) -> list[Any]:
+            return [r.move.to_json(), r.worlds, r.wins, r.out_total, r.slots_total]
+
+        p = self.paired
+        return {"index": self.index, "player": self.player, "move": self.move.to_json(),
+                "text": self.text, "before": chance(self.before), "after": chance(self.after),
+                "best": chance(self.best), "bot_move": self.bot_move.to_json(),
+                "worlds": self.worlds,
+                "paired": None if p is None else {
+                    "played": p.played.to_json(), "alternative": p.alternative.to_json(),
+                    "counts": [p.both, p.alt_only, p.played_only, p.neither],
+                    "interval": list(p.interval), "stopped": p.stopped, "seconds": p.seconds,
+                    "looks": [p.looks_allowed, p.looks_made], "p_looks": p.p_looks}}
+
+    @classmethod
+    def from_state(cls, data: dict[str, Any]) -> MoveReview:
+        """The move review written by :meth:`to_state`. Raises ``KeyError``, ``TypeError``
+        or ``ValueError`` for a malformed one."""
+        def chance(x: list[Any]) -> MoveChance:
+            return MoveChance(Move.from_json(x[0]), int(x[1]), int(x[2]), int(x[3]), int(x[4]))
+
+        q = data.get("paired")
+        paired = None
+        if q is not None:
+            both, alt_only, played_only, neither = (int(c) for c in q["counts"])
+            paired = Comparison(Move.from_json(q["played"]), Move.from_json(q["alternative"]),
+                                both, alt_only, played_only, neither,
+                                (float(q["interval"][0]), float(q["interval"][1])),
+                                str(q["stopped"]), float(q["seconds"]), int(q["looks"][0]),
+                                int(q["looks"][1]), float(q["p_looks"]))
+        return cls(int(data["index"]), int(data["player"]), Move.from_json(data["move"]),
+                   str(data["text"]), chance(data["before"]), chance(data["after"]),
+                   chance(data["best"]), Move.from_json(data["bot_move"]), int(data["worlds"]),
+                   paired)
 
     def to_json(self) -> dict[str, Any]:
         def iv(r: MoveChance) -> list[float]:
@@ -144,6 +198,9 @@ class MoveReview:
                 "chance_after": round(self.after.chance, 4), "interval_after": iv(self.after),
                 "chance_best": round(self.best.chance, 4), "interval_best": iv(self.best),
                 "best_move": self.best.move.to_json(), "drop": round(self.drop, 4),
+                "drop_interval": None if self.drop_interval is None
+                else [round(x, 4) for x in self.drop_interval],
+                "screen_drop": round(self.screen_drop, 4), "drawn": list(self.drawn),
                 "cards_out_after": round(self.after.cards_out, 2), "worlds": self.worlds,
                 "tested": self.paired is not None, "mark": self.mark,
                 "sure": None if self.sure is None else round(self.sure, 4),
@@ -175,8 +232,9 @@ class GameReview:
 
     @property
     def costly(self) -> list[MoveReview]:
-        """The costly moves (:attr:`MoveReview.costly`), biggest drop first."""
-        return sorted((m for m in self.moves if m.costly), key=lambda m: (-m.drop, m.index))
+        """The costly moves: exactly the marked ones (:attr:`marked`), biggest paired drop
+        first."""
+        return self.marked
 
     @property
     def removed(self) -> list[MoveReview]:
@@ -228,7 +286,9 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "uct",
                 progress: Callable[[int, int], None] | None = None, open_hand: bool = True,
                 estimator: str = "greedy", candidates: int = 4, seed: int = 0,
                 workers: int = 1, marks: bool = True,
-                paired_cap: int = CAP_WORLDS, fdr: bool = True) -> GameReview:
+                paired_cap: int = CAP_WORLDS, fdr: bool = True,
+                done: dict[int, MoveReview] | None = None,
+                reviewed: Callable[[MoveReview], None] | None = None) -> GameReview:
     """Review the game of ``moves`` played from ``start`` (a deal or a fully known position).
 
     Each position gets ``worlds`` sampled worlds per rated move (fewer when the best move
@@ -242,7 +302,11 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "uct",
     ``paired_cap`` worlds a decision; ``fdr``: keep only the marks that survive the
     game-wide control (:func:`apply_game_fdr`; ``False``: each decision alone, for
     comparison). The answer does not depend on ``workers`` (each position's worlds come from ``seed`` and its index).
-    ``progress(done, total)`` is called as moves are reviewed. A ``KeyboardInterrupt`` ends
+    ``progress(done, total)`` is called as moves are reviewed. ``done``: the moves already
+    reviewed by a stopped review of the same game with the same settings (by 0-based move
+    index, :meth:`MoveReview.from_state`): kept as they are, not reviewed again;
+    ``reviewed(move_review)``, when given, is called with each move's review as it is made
+    (in this process; to keep it for ``done``). A ``KeyboardInterrupt`` ends
     the review with the moves reviewed so far (``complete=False``; no open-hand verdicts).
     Raises :class:`~model.errors.IllegalMoveError` for an illegal move of the game (replayed
     by :mod:`model` first), ``ValueError`` for an unknown bot or estimator, a bot that sees
@@ -264,38 +328,54 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "uct",
     share = None if time_limit is None else max(0.0, time_limit) * workers / max(1, len(moves))
     tasks = [(i, bot, worlds, share, estimator, candidates, seed, paired_cap if marks else 0)
              for i in range(len(moves))]
-    found: dict[int, MoveReview] = {}
+    found: dict[int, MoveReview] = {i: m for i, m in (done or {}).items()
+                                     if 0 <= i < len(moves) and m.move == moves[i]}
+    tasks = [t for t in tasks if t[0] not in found]
     complete = True
     try:
-        if workers == 1 or len(moves) < 2:
+        if workers == 1 or len(tasks) < 2:
             for t in tasks:
                 found[t[0]] = _review_position(games[t[0]], moves[t[0]], *t[1:])
+                if reviewed is not None:
+                    reviewed(found[t[0]])
                 if progress is not None:
                     progress(len(found), len(moves))
         else:
-            _review_in_pool(start, moves, tasks, workers, found, progress)
+            _review_in_pool(start, moves, tasks, workers, found, progress, reviewed)
     except KeyboardInterrupt:
         complete = False
-    reviewed = [found[i] for i in sorted(found)]
-    if complete and len(reviewed) != len(moves):  # pragma: no cover - a worker's answer lost
+    reviews = [found[i] for i in sorted(found)]
+    for m in reviews:
+        m.drawn = cards_drawn(games[m.index - 1], games[m.index], m.player - 1)
+    if complete and len(reviews) != len(moves):  # pragma: no cover - a worker's answer lost
         complete = False
-    apply_game_fdr(reviewed, fdr)  # over the decisions compared (so far, if interrupted)
+    apply_game_fdr(reviews, fdr)  # over the decisions compared (so far, if interrupted)
     seconds = time.monotonic() - t0
     verdicts = None
     if open_hand and complete:
         verdicts = open_hand_verdicts(start, moves)
     last = games[-1]
     return GameReview(
-        players=last.players, moves=reviewed, estimator=estimator, bot=bot,
+        players=last.players, moves=reviews, estimator=estimator, bot=bot,
         open_hand=verdicts, outcome=last.outcome(), complete=complete, fdr=fdr,
         stats={"seconds": round(time.monotonic() - t0, 3), "review_seconds": round(seconds, 3),
                "worlds_per_move": worlds, "candidates": candidates, "workers": workers,
                "paired_cap": paired_cap if marks else 0,
-               "paired_worlds": sum(m.paired.worlds for m in reviewed if m.paired),
+               "paired_worlds": sum(m.paired.worlds for m in reviews if m.paired),
                "fdr": fdr, "fdr_level": FDR_LEVEL,
-               "compared": sum(1 for m in reviewed if m.paired is not None),
-               "marks_alone": sum(1 for m in reviewed if m.mark_alone),
-               "marks": sum(1 for m in reviewed if m.mark)})
+               "compared": sum(1 for m in reviews if m.paired is not None),
+               "marks_alone": sum(1 for m in reviews if m.mark_alone),
+               "marks": sum(1 for m in reviews if m.mark)})
+
+
+def cards_drawn(before: Game, after: Game, seat: int) -> list[str]:
+    """The cards seat ``seat`` (0-based) drew from its deck with the move from ``before`` to
+    ``after`` (R11: a hand is drawn back up after a turn), top card first: what changed the
+    next "before" chance beside the move (and the next mover's point of view)."""
+    if len(after.decks[seat]) == len(before.decks[seat]):
+        return []
+    n = len(before.decks[seat]) - len(after.decks[seat])
+    return [c.text for c in before.decks[seat][:n]]
 
 
 def apply_game_fdr(reviewed: Sequence[MoveReview], fdr: bool = True) -> None:
@@ -371,7 +451,8 @@ def _review_task(plan_json: dict[str, Any], task: tuple) -> MoveReview:
 
 def _review_in_pool(start: Deal | Game, moves: list[Move], tasks: list[tuple], workers: int,
                     found: dict[int, MoveReview],
-                    progress: Callable[[int, int], None] | None) -> None:
+                    progress: Callable[[int, int], None] | None,
+                    reviewed: Callable[[MoveReview], None] | None = None) -> None:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -385,6 +466,8 @@ def _review_in_pool(start: Deal | Game, moves: list[Move], tasks: list[tuple], w
         futures = {pool.submit(_review_task, plan_json, t): t[0] for t in tasks}
         for f in as_completed(futures):
             found[futures[f]] = f.result()
+            if reviewed is not None:
+                reviewed(found[futures[f]])
             if progress is not None:
                 progress(len(found), len(moves))
     finally:
@@ -407,65 +490,40 @@ def open_hand_verdicts(start: Deal | Game, moves: Sequence[Move],
             "seconds": round(a.stats.get("seconds", 0.0), 3)}
 
 
+def review_chart(review: GameReview, window: tuple[int, int] | list[int] | None = None,
+                 losing_move: int | None = None) -> str:
+    """The chance line of ``review`` as the SVG chart of :func:`render.chart.chance_chart`
+    (the chance before each move with its 95 % band, after the move played, the marks as
+    symbols): the one drawing of the web page's review and of ``ascent review --plot``.
+    ``window`` / ``losing_move``: where the game was lost (default: the review's open-hand
+    losing move, when it has one). Raises ``ValueError`` for a review with no move."""
+    from render.chart import ChartPoint, chance_chart
+
+    oh = review.open_hand or {}
+    if losing_move is None and window is None and oh.get("losing_move"):
+        losing_move = oh["losing_move"]
+    points = [ChartPoint(m.index, m.before.chance, m.before.interval, m.after.chance, m.mark,
+                         m.drop if m.mark else None) for m in review.moves]
+    title = (f"Win chance over the game ({review.players} player"
+             f"{'s' if review.players > 1 else ''}, {review.outcome or 'unfinished'})")
+    return chance_chart(points, title, tuple(window) if window else None,  # type: ignore[arg-type]
+                        losing_move)
+
+
 def plot_review(review: GameReview, path: str | os.PathLike, fmt: str | None = None) -> None:
-    """Draw the win-chance line of ``review`` (the chance before each move, the chance after
-    the move played, the best chance found as a band, the costly moves marked) into the new
-    file ``path`` (PNG or SVG by its suffix, or ``fmt``), written whole through a temporary
-    file (:func:`model.files.link_new`). Raises :class:`FileExistsError` if ``path``
-    exists, ``ValueError`` for a format other than png or svg, :class:`OSError` if it
-    cannot be written."""
+    """Draw the chance chart of ``review`` (:func:`review_chart`) into the new file ``path``
+    (SVG, or PNG through CairoSVG, by its suffix or ``fmt``), written whole through a
+    temporary file (:func:`model.files.link_new`). Raises :class:`FileExistsError` if
+    ``path`` exists, ``ValueError`` for a format other than png or svg, :class:`OSError` if
+    it cannot be written, ``RuntimeError`` if PNG is asked and cairo cannot be loaded."""
     fmt = (fmt or os.path.splitext(str(path))[1].lstrip(".")).lower()
     if fmt not in ("png", "svg"):
         raise ValueError(f"plot format must be png or svg, not {fmt or 'none'!r}")
-    import matplotlib
+    svg = review_chart(review)
+    if fmt == "png":
+        from render.png import svg_to_png
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    xs = [m.index for m in review.moves]
-    fig, ax = plt.subplots(figsize=(9, 4))
-    try:
-        ax.fill_between(xs, [100 * m.before.interval[0] for m in review.moves],
-                        [100 * m.before.interval[1] for m in review.moves], alpha=0.15,
-                        label="95 % interval (before)")
-        ax.plot(xs, [100 * m.before.chance for m in review.moves], "-", lw=1.6,
-                label="before the move (the bot's choice)")
-        ax.plot(xs, [100 * m.after.chance for m in review.moves], ".", ms=5,
-                label="after the move played")
-        ax.plot(xs, [100 * m.best.chance for m in review.moves], "_", ms=8,
-                label="after the best move found")
-        for m in review.costly:
-            ax.annotate(f"{m.index}", (m.index, 100 * m.after.chance),
-                        textcoords="offset points", xytext=(0, -12), ha="center",
-                        fontsize=8, color="crimson")
-            ax.plot([m.index, m.index], [100 * m.after.chance, 100 * m.best.chance],
-                    color="crimson", lw=1)
-        colours = {"inaccuracy": "goldenrod", "mistake": "darkorange", "blunder": "crimson"}
-        for m in review.marked:
-            p = m.paired
-            assert p is not None and m.mark is not None and m.sure is not None
-            y = 100 * m.after.chance
-            ax.plot([m.index], [y], "o", ms=9, mfc="none", mec=colours[m.mark], mew=1.6)
-            sure = ">99.9%" if m.sure > 0.999 else f"{100 * m.sure:.1f}%"
-            ax.annotate(f"{MARK_SIGNS[m.mark]} {100 * p.drop:.0f} pts, {sure} sure",
-                        (m.index, y), textcoords="offset points", xytext=(0, 10), ha="center",
-                        fontsize=7, color=colours[m.mark])
-        for name, colour in colours.items():
-            if any(m.mark == name for m in review.marked):
-                ax.plot([], [], "o", mfc="none", mec=colour, label=f"{name} "
-                        f"{MARK_SIGNS[name]} (paired worlds, interval above 0"
-                        + (", game-wide q ≤ 5 %)" if review.fdr else ")"))
-        oh = review.open_hand
-        if oh and oh.get("losing_move"):
-            ax.axvline(oh["losing_move"], color="grey", ls="--", lw=1,
-                       label="open-hand losing move")
-        ax.set_xlabel("move")
-        ax.set_ylabel("win chance (%)")
-        ax.set_ylim(-2, 102)
-        ax.set_title(f"Win chance over the game ({review.players} player"
-                     f"{'s' if review.players > 1 else ''}, estimator {review.estimator}, "
-                     f"outcome {review.outcome or 'unfinished'})", fontsize=10)
-        ax.legend(fontsize=7, loc="best")
-        link_new(path, lambda fh: fig.savefig(fh, format=fmt, dpi=110, bbox_inches="tight"))
-    finally:
-        plt.close(fig)
+        data = svg_to_png(svg)
+    else:
+        data = svg.encode("utf-8")
+    link_new(path, lambda fh: fh.write(data))

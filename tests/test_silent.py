@@ -130,11 +130,22 @@ def test_the_review_json_agrees_with_the_engine(players: int) -> None:
         assert Move.from_json(row["best_move"]) in legal and Move.from_json(row["bot_move"]) in legal
         assert row["text"] == pos.move_text(moves[k])
         assert row["chance_best"] >= row["chance_after"] and row["chance_best"] >= row["chance_before"]
-        assert row["drop"] == pytest.approx(row["chance_best"] - row["chance_after"], abs=1e-3)
+        assert row["screen_drop"] == pytest.approx(row["chance_best"] - row["chance_after"],
+                                                   abs=1e-3)
+        # one number per decision: the paired comparison's drop and interval when compared
+        p = row["paired"]
+        assert row["drop"] == (p["drop"] if p else row["screen_drop"])
+        assert row["drop_interval"] == (p["interval"] if p else None)
+        # the cards the mover drew after the move: the top of its deck, as the engine drew
+        after = replay(game.plan.start, moves[:k + 1]).game
+        seat = moves[k].player - 1
+        n = len(pos.decks[seat]) - len(after.decks[seat])
+        assert row["drawn"] == [c.text for c in pos.decks[seat][:n]]
         lo, hi = row["interval_before"]
         assert lo <= row["chance_before"] <= hi
-    drops = [j["moves"][i - 1]["drop"] for i in j["costly"]]
-    assert drops == sorted(drops, reverse=True)
+    # costly: exactly the marked moves, biggest paired drop first
+    assert j["costly"] == [m["index"] for m in j["marks"]]
+    assert sorted(j["costly"]) == [m["index"] for m in j["moves"] if m["mark"]]
     a = analyse(game.plan.start, moves, "none", 1.0)
     assert j["open_hand"]["winnable"] == a.positions[0].verdict
     assert j["open_hand"]["losing_move"] == a.losing_move
@@ -215,3 +226,40 @@ def test_advice_interrupted_keeps_the_worlds_played() -> None:
 
     b = advise(obs, estimator="greedy", worlds=50, min_worlds=50, progress=stop_at_once)
     assert b.worlds == 1 and b.stopped == "interrupted"
+
+
+def test_a_stopped_review_resumes_with_the_moves_it_kept() -> None:
+    """The moves reviewed before a stop, kept as JSON (MoveReview.to_state) and given back as
+    ``done``, are not reviewed again, and the review is the same as one made at once."""
+    from bots.review import MoveReview
+
+    game = _greedy_game(4)
+    moves = game.plan.moves
+    kept: list[dict] = []
+    whole = review_game(game.plan.start, moves, worlds=4, open_hand=False, paired_cap=16,
+                        reviewed=lambda m: kept.append(json.loads(dumps(m.to_state()))))
+    assert [k["index"] for k in kept] == list(range(1, len(moves) + 1))
+    half = {k["index"] - 1: MoveReview.from_state(k) for k in kept[: len(kept) // 2]}
+    again: list[int] = []
+    resumed = review_game(game.plan.start, moves, worlds=4, open_hand=False, paired_cap=16,
+                          done=half, reviewed=lambda m: again.append(m.index))
+    assert again == list(range(len(kept) // 2 + 1, len(moves) + 1))
+    a, b = whole.to_json(), resumed.to_json()
+    a.pop("stats"), b.pop("stats")
+    assert a == b
+
+
+def test_the_chart_is_one_svg_for_the_page_and_the_plot(tmp_path) -> None:
+    from bots.review import plot_review, review_chart
+
+    game = _greedy_game(4)
+    r = review_game(game.plan.start, game.plan.moves, worlds=4, open_hand=False, paired_cap=16)
+    svg = review_chart(r, window=(3, 5))
+    assert svg.count('class="point') == len(r.moves)
+    assert "prefers-color-scheme: dark" in svg and 'class="window"' in svg
+    for m in r.moves:
+        assert f'data-move="{m.index}"' in svg and f'data-position="{m.index - 1}"' in svg
+    plot_review(r, tmp_path / "c.svg")
+    assert (tmp_path / "c.svg").read_text(encoding="utf-8") == review_chart(r)
+    with pytest.raises(FileExistsError):
+        plot_review(r, tmp_path / "c.svg")

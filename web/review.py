@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from model.deal import Deal
-from model.game import Game
+from model.game import Game, count_text
 from model.moves import Move
 from solver.result import LOSS, UNKNOWN, WIN
 from web import games
@@ -24,8 +24,12 @@ def review_data(start: Deal | Game, moves: list[Move], seconds: float,
     """The review of the game of ``moves`` from ``start``, ``seconds`` per position solved:
 
     ``{"status": "done", "moves": [{"index", "text", "player", "before", "after"}, …],
-    "start_verdict", "losing_move", "losing_text", "reason": {"kind", "text", "specific"} |
-    null, "best_instead", "line_from" (the position of the winning line, moves made),
+    "start_verdict", "losing_move", "losing_text", "window": [first, last] | null (the moves
+    between which the game was lost: :attr:`solver.analysis.Analysis.window`),
+    "window_text" (``"lost between move 32 and move 38"``), "reason": {"kind", "text",
+    "specific"} | null, "why" (the reason, naming its position: ``"Why the position after
+    move 38 cannot be won: …"``), "first_proven_loss", "best_instead", "line_from" (the
+    position of the winning line, moves made),
     "winning_line": [{"move", "text"}, …], "unknown" (positions left unknown), "summary",
     "seconds", "silent": {...} | null, "marks": [...]}``. ``marks``: the silent review's
     named mistakes (``[{"index", "mark", "sign", "sure", "drop", "interval", "worlds",
@@ -36,7 +40,7 @@ def review_data(start: Deal | Game, moves: list[Move], seconds: float,
     ``progress``, when given, is told ``{"phase": "open", "done", "positions"}`` after each
     position solved (``done``: positions whose verdict is known so far) and ``{"phase":
     "silent", ...}`` when the silent review starts."""
-    from solver.analysis import analyse, positions_of
+    from solver.analysis import analyse, positions_of, window_text
 
     def told(done: int, total: int) -> None:
         if progress is not None:
@@ -73,9 +77,21 @@ def review_data(start: Deal | Game, moves: list[Move], seconds: float,
     elif a.losing_move is not None:
         summary = (f"Lost by move {a.losing_move} ({rows[a.losing_move - 1]['text']}): the game "
                    "could be won before it and not after.")
+    elif a.window is not None:
+        first, last = a.window
+        summary = (f"The game was {window_text(a.window)}: "
+                   + (f"the position before move {first} could be won, " if first > 1
+                      or a.positions[0].verdict == WIN else "")
+                   + f"the one after move {last} cannot, and the analysis ran out of time on "
+                   f"the {count_text(last - first, 'position')} between, so the losing move "
+                   "itself is not pinned.")
     else:
-        summary = ("The analysis ran out of time before it found the losing move "
-                   f"({unknown} positions unknown).")
+        summary = ("The analysis ran out of time before it found where the game was lost "
+                   f"({count_text(unknown, 'position')} unknown).")
+    why = None
+    if a.reason is not None and a.first_proven_loss is not None:
+        why = (f"Why the position after move {a.first_proven_loss} cannot be won: "
+               f"{a.reason.text}")
     if silent_bot and progress is not None:
         progress({"phase": "silent", "done": len(moves) + 1, "positions": len(moves) + 1})
     silent = silent_review(start, moves, silent_bot) if silent_bot else None
@@ -85,7 +101,10 @@ def review_data(start: Deal | Game, moves: list[Move], seconds: float,
         "start_verdict": a.positions[0].verdict,
         "losing_move": a.losing_move,
         "losing_text": rows[a.losing_move - 1]["text"] if a.losing_move else None,
+        "window": list(a.window) if a.window is not None else None,
+        "window_text": window_text(a.window),
         "reason": a.reason.to_json() if a.reason is not None else None,
+        "why": why,
         "first_proven_loss": a.first_proven_loss,
         "best_instead": texts[0]["text"] if texts and a.losing_move else None,
         "line_from": line_from if line else None,
