@@ -406,9 +406,12 @@ def _review_position(game: Game, mv: Move, bot: str, worlds: int, share: float |
                      estimator: str, candidates: int, seed: int,
                      paired_cap: int = 0) -> MoveReview:
     """One move of the review: the position ``game`` before ``mv`` (with its history)."""
+    t0 = time.monotonic()
     i = len(game.move_stack)
     obs = observe(game)
     bot_move = _silent_bot(bot, seed).choose(obs)
+    if share is not None:  # the position's share covers the bot's choice too
+        share = max(0.0, share - (time.monotonic() - t0))
     rate: list[Move] = []
     for m in [mv, bot_move] + rated_moves(obs, candidates):
         if m not in rate:

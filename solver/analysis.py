@@ -429,6 +429,10 @@ FIRST_PASS_SHARE = 0.2
 MIN_SECONDS = 0.05
 
 
+class _BudgetSpent(Exception):
+    """:func:`analyse`'s ``time_limit`` ran out (caught inside it)."""
+
+
 def _solve_positions(solve_at, found: dict[int, PositionVerdict], n: int, reuse: bool,
                      objective: str, time_per_move: float | None,
                      spent: list[float]) -> None:
@@ -525,7 +529,8 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
             progress: Callable[[int, int], None] | None = None,
             switches: dict[str, bool] | None = None,
             known: dict[int, PositionVerdict] | None = None,
-            solved: Callable[[PositionVerdict], None] | None = None) -> Analysis:
+            solved: Callable[[PositionVerdict], None] | None = None,
+            time_limit: float | None = None) -> Analysis:
     """Analyse the game of ``moves`` played from ``start`` (a deal or a position).
 
     Each position solved gets ``time_per_move`` seconds (``None``: no limit). With
@@ -545,7 +550,9 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
     from_state`): a proven verdict is reused as it is, and an unknown one counts its
     seconds as spent (so a resumed analysis does not redo its work); ``solved(verdict)``,
     when given, is called with each position's verdict as it is solved (to keep it for
-    ``known``). Raises
+    ``known``). ``time_limit``: seconds for the whole analysis (each solve gets at most what
+    is left; once it is spent the positions not decided stay unknown and
+    ``stats["budget_spent"]`` is true). Raises
     :class:`~model.errors.IllegalMoveError` for an illegal move of the game and
     ``ValueError`` for an unknown objective.
     """
@@ -571,6 +578,11 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
             progress(len(found), n + 1)
 
     def solve_at(i: int, seconds: float | None) -> PositionVerdict:
+        if time_limit is not None:
+            left = time_limit - (time.monotonic() - t0)
+            if left <= MIN_SECONDS:
+                raise _BudgetSpent
+            seconds = left if seconds is None else min(seconds, left)
         old_known = (known or {}).get(i)
         if old_known is not None and i not in found and (
                 old_known.verdict != UNKNOWN
@@ -605,7 +617,7 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
         report()
         return found[i]
 
-    interrupted = False
+    interrupted = budget_spent = False
     try:
         if objective == "none":
             # the positions at the end that a bound alone proves lost, from the last backwards
@@ -617,6 +629,8 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
         _solve_positions(solve_at, found, n, reuse, objective, time_per_move, spent_s)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: keep the positions solved so far
         interrupted = True
+    except _BudgetSpent:  # the whole analysis's time_limit: keep what was solved
+        budget_spent = True
     positions = _fill_in(found, moves, games, objective)
     spent: list[int | None] = []
     for k in range(1, n + 1):
@@ -641,7 +655,8 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
     stats = {"seconds": round(time.monotonic() - t0, 3),
              "nodes": sum(p.nodes for p in positions),
              "solved_positions": sum(not p.derived for p in positions),
-             "reuse": reuse, **({"interrupted": True} if interrupted else {})}
+             "reuse": reuse, **({"interrupted": True} if interrupted else {}),
+             **({"budget_spent": True} if budget_spent else {})}
     return Analysis(start, moves, objective, positions, spent, losing, first_loss,
                     best_instead, line, stats, reason)
 

@@ -239,6 +239,82 @@ def test_a_review_running_when_the_server_stops_resumes_after_a_restart(tmp_path
         assert c.get(f"/api/games/{gid}/review").json() == again
 
 
+def test_a_stopped_review_reuses_the_results_it_kept():
+    """The results a review reports as it goes (each position's open-hand verdict, each
+    move's silent review), given back to a new review of the same game, are not computed
+    again, and the answer is the same."""
+    from model.deal import Deal
+    from model.moves import Move
+    from model.rules import RuleSet
+    from web.review import review_data
+
+    with TestClient(create_app()) as c:
+        gid = lost_game(c)
+        moves = [Move.from_json(m["move"]) for m in c.get(f"/api/games/{gid}").json()["moves"]]
+    deal = Deal.from_seed(3, 3, RuleSet.tiny())
+    seen: list[dict] = []
+    whole = review_data(deal, moves, 2.0, "best", progress=seen.append)
+    kept = {"open": [p["solved"] for p in seen if "solved" in p],
+            "silent": [p["reviewed"] for p in seen if "reviewed" in p]}
+    assert kept["open"] and len(kept["silent"]) == len(moves)
+    assert [p["done"] for p in seen if p["phase"] == "silent"] == list(range(1, len(moves) + 1))
+    half = {"open": kept["open"], "silent": kept["silent"][: len(moves) // 2]}
+    again: list[dict] = []
+    resumed = review_data(deal, moves, 2.0, "best", progress=again.append, known=half)
+    assert not [p for p in again if "solved" in p]  # every position it needed was kept
+    assert sorted(p["reviewed"]["index"] for p in again if "reviewed" in p) == \
+        list(range(len(moves) // 2 + 1, len(moves) + 1))
+    for r in (whole, resumed):
+        r["silent"].pop("stats"), r.pop("seconds")
+    assert resumed == whole
+    assert whole["chart"].count('class="point') == len(moves)
+
+
+def test_a_restarted_review_is_given_the_results_kept_in_the_file(tmp_path, monkeypatch):
+    """A review running when the server stopped, with some results kept in the file, is
+    resumed after a restart with those results (and reports how many it kept)."""
+    import time
+
+    import web.app
+    from model.deal import Deal
+    from model.moves import Move
+    from model.rules import RuleSet
+    from web.review import review_data
+
+    with TestClient(create_app(data=tmp_path)) as c:
+        gid = lost_game(c)
+        moves = [Move.from_json(m["move"]) for m in c.get(f"/api/games/{gid}").json()["moves"]]
+        seen: list[dict] = []
+        review_data(Deal.from_seed(3, 3, RuleSet.tiny()), moves, 2.0, "best",
+                    progress=seen.append)
+        kept = {"open": {str(p["solved"]["index"]): p["solved"] for p in seen if "solved" in p},
+                "silent": {str(p["reviewed"]["index"]): p["reviewed"] for p in seen[:-3]
+                           if "reviewed" in p}}
+        c.app.state.ascent.store.db.put_review(gid, {
+            "status": "running", "started": time.time(), "positions": len(moves) + 1,
+            "done": 0, "phase": "silent", "resumed": False, "estimate": 18.0, "kept": kept})
+    real = web.app.review_job
+    given: list[dict] = []
+
+    def spy(start, moves, seconds, follow, known):
+        given.append(known)
+        return real(start, moves, seconds, follow, known)
+
+    monkeypatch.setattr(web.app, "review_job", spy)
+    with TestClient(create_app(data=tmp_path)) as c:
+        r = c.get(f"/api/games/{gid}/review").json()
+        assert r["status"] == "running" and r["resumed"] is True
+        assert r["kept"] == {"open": len(kept["open"]), "silent": len(kept["silent"])}
+        deadline = time.monotonic() + 120
+        while r["status"] == "running" and time.monotonic() < deadline:
+            time.sleep(0.05)
+            r = c.get(f"/api/games/{gid}/review").json()
+        assert r["status"] == "done" and r["losing_move"] is not None
+    assert given and sorted(k["index"] for k in given[0]["silent"]) == \
+        sorted(int(i) for i in kept["silent"])
+    assert len(given[0]["open"]) == len(kept["open"])
+
+
 def test_random_input_to_the_new_routes_is_a_json_4xx_and_loses_no_game(client):
     """Random query values to the page's address, /g/{id} and /explain, random bodies to
     /advance and /review: never a 5xx, every error JSON (or the HTML page for a browser),

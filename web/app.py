@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import datetime as dt
 import functools
 import json
@@ -98,7 +99,7 @@ from web.jobs import REVIEW_SECONDS, bot_move
 from web.jobs import review as review_job
 from web.pages import check_page_query, error_page, wants_html, whole_number
 from web.pool import Busy, Cancelled, JobError, JobPool
-from web.review import line_step
+from web.review import OPEN_SECONDS, REVIEW_BUDGET, line_step
 from web.store import DB_NAME, GameDB
 from web.teach import explain_card
 from web.teammates import TeamMates
@@ -669,17 +670,21 @@ async def game_solution(request: Request) -> Response:
 def review_status(s: Session) -> dict[str, Any]:
     """The review's JSON: ``{"status": "none", "over"}``; while it runs ``{"status":
     "running", "phase": "open"|"silent", "done", "positions", "progress", "estimate",
-    "elapsed", "started", "resumed"}`` (``done`` of ``positions``: the positions whose
-    open-hand verdict is known so far; ``progress``: their share, 0..1); else the stored
-    answer (``done``, ``busy`` or ``failed``)."""
+    "elapsed", "started", "resumed", "kept"}`` (``done`` of ``positions``: in the ``open``
+    phase, the positions whose open-hand verdict is known so far; in the ``silent`` phase,
+    the moves judged from their player's view; ``progress``: their share, 0..1; ``kept``:
+    how many positions' results are kept for a resume, ``{"open", "silent"}``); else the
+    stored answer (``done``, ``busy`` or ``failed``)."""
     r = s.review
     if r is None:
         return {"status": "none", "over": s.game.outcome() is not None}
     if r["status"] == "running":
         done, total = r.get("done", 0), r.get("positions", 1)
+        kept = r.get("kept") or {}
         return {**r, "done": done, "phase": r.get("phase", "open"),
                 "progress": round(done / max(1, total), 3),
-                "elapsed": round(time.time() - r["started"], 1)}
+                "elapsed": round(time.time() - r["started"], 1),
+                "kept": {k: len(kept.get(k) or {}) for k in ("open", "silent")}}
     return r
 
 
@@ -692,9 +697,11 @@ async def start_review(st: AppState, s: Session, start: Any, moves: list[Move],
     if pool.admitted >= pool.workers + pool.queue:
         raise Busy("the server is busy: every solver worker is taken and the queue is full",
                    pool.retry_after())
+    kept = (s.review or {}).get("kept") if resumed else None
     s.review = {"status": "running", "started": time.time(), "positions": len(moves) + 1,
                 "done": 0, "phase": "open", "resumed": resumed,
-                "estimate": round((len(moves) + 1) * st.review_seconds, 1)}
+                "estimate": REVIEW_BUDGET if s.silent else OPEN_SECONDS,
+                "kept": kept if isinstance(kept, dict) else {"open": {}, "silent": {}}}
     running = s.review
     task = asyncio.ensure_future(run_review(st, s, start, moves))
     st.reviews[s.id] = task
@@ -707,15 +714,32 @@ async def run_review(st: AppState, s: Session, start: Any, moves: list[Move]) ->
     tells it, and keep the answer (in the session and the file); ``busy`` or ``failed``
     when it could not be made."""
     mine = s.review
+    assert mine is not None
+    kept = mine["kept"]
+    known = {"open": list(kept["open"].values()), "silent": list(kept["silent"].values())}
+    saving: list[asyncio.Future] = []
+    running = [True]
 
     def told(p: Any) -> None:
-        if s.review is mine and isinstance(p, dict) and mine is not None:
+        if running[0] and s.review is mine and isinstance(p, dict):
             mine.update({k: p[k] for k in ("phase", "done", "positions") if k in p})
+            # each position's result is kept in the file as it comes (the row written
+            # whole), so that a restart resumes the review where it stopped
+            new = False
+            if isinstance(p.get("solved"), dict):
+                kept["open"][str(p["solved"]["index"])] = p["solved"]
+                new = True
+            if isinstance(p.get("reviewed"), dict):
+                kept["silent"][str(p["reviewed"]["index"])] = p["reviewed"]
+                new = True
+            if new:  # a deep copy: the thread writes it while the next results come in
+                saving.append(asyncio.ensure_future(
+                    run_in_threadpool(st.store.db.put_review, s.id, copy.deepcopy(mine))))
 
     data: dict[str, Any]
     try:
         follow = "best" if s.silent and "best" in silent_bots() else None
-        data = await st.pool.run(review_job, start, moves, st.review_seconds, follow,
+        data = await st.pool.run(review_job, start, moves, st.review_seconds, follow, known,
                                  progress=told)
     except Busy as exc:
         data = {"status": "busy", "error": str(exc), "retry_after": exc.retry_after}
@@ -724,6 +748,8 @@ async def run_review(st: AppState, s: Session, start: Any, moves: list[Move]) ->
     except Exception as exc:  # noqa: BLE001 - a failed review is shown as failed, and logged
         log.exception("review of game %s failed", s.id)
         data = {"status": "failed", "error": f"the review failed ({type(exc).__name__})"}
+    running[0] = False  # no result kept after this: no late partial over the answer
+    await asyncio.gather(*saving, return_exceptions=True)
     s.review = data
     await run_in_threadpool(st.store.db.put_review, s.id, data)
 

@@ -57,13 +57,16 @@ def timed_bot_move(obs: Observation, name: str, seed: int) -> tuple[Move, float,
 
 
 def review(start: Deal | Game, moves: list[Move], seconds: float = REVIEW_SECONDS,
-           silent_bot: str | None = None) -> dict[str, Any]:
+           silent_bot: str | None = None,
+           known: dict[str, Any] | None = None) -> dict[str, Any]:
     """The review of a finished game (see :func:`web.review.review_data`), its progress
-    passed on by :func:`web.pool.report_progress`."""
+    (with each position's result, to keep for a resume) passed on by
+    :func:`web.pool.report_progress`; ``known``: the results kept from a stopped review."""
     from web.pool import report_progress
     from web.review import review_data
 
-    return review_data(start, moves, seconds, silent_bot, progress=report_progress)
+    return review_data(start, moves, seconds, silent_bot, progress=report_progress,
+                       known=known)
 
 
 __all__ = ["BOT_SECONDS", "REVIEW_SECONDS", "bot_move", "bot_params", "review", "timed_bot_move"]

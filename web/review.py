@@ -17,10 +17,20 @@ from model.moves import Move
 from solver.result import LOSS, UNKNOWN, WIN
 from web import games
 
+#: Seconds the open-hand analysis of a review may spend on the whole game.
+OPEN_SECONDS = 5.0
+#: Seconds a whole review may take (the open-hand analysis, then the silent review in what
+#: is left, at least :data:`SILENT_MIN_SECONDS`; a decision's first look may overrun its
+#: share): a 50-move game in under 20 s.
+REVIEW_BUDGET = 16.0
+SILENT_MIN_SECONDS = 4.0
+
 
 def review_data(start: Deal | Game, moves: list[Move], seconds: float,
                 silent_bot: str | None = None,
-                progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+                progress: Callable[[dict[str, Any]], None] | None = None,
+                known: dict[str, Any] | None = None,
+                budget: float = REVIEW_BUDGET) -> dict[str, Any]:
     """The review of the game of ``moves`` from ``start``, ``seconds`` per position solved:
 
     ``{"status": "done", "moves": [{"index", "text", "player", "before", "after"}, …],
@@ -36,17 +46,40 @@ def review_data(start: Deal | Game, moves: list[Move], seconds: float,
     "alternative"}, …]``, biggest drop first; :mod:`bots.mistakes`), ``[]`` without a silent
     review; each move of ``silent`` carries its ``mark``, ``sure`` and ``paired``
     comparison. Every line shown is replayed by :mod:`model` here.
-    Raises :class:`~model.errors.IllegalMoveError` if ``moves`` do not replay.
-    ``progress``, when given, is told ``{"phase": "open", "done", "positions"}`` after each
-    position solved (``done``: positions whose verdict is known so far) and ``{"phase":
-    "silent", ...}`` when the silent review starts."""
-    from solver.analysis import analyse, positions_of, window_text
+    ``chart``: the silent review's chance chart (SVG text, :func:`bots.review.review_chart`)
+    or ``null``. Raises :class:`~model.errors.IllegalMoveError` if ``moves`` do not replay.
+
+    Time: the open-hand analysis gets ``seconds`` a position and :data:`OPEN_SECONDS` in
+    all, the silent review what is left of ``budget`` seconds (at least
+    :data:`SILENT_MIN_SECONDS`). ``progress``, when given, is told ``{"phase": "open",
+    "done", "positions"}`` as positions are decided (``done``: positions whose verdict is
+    known so far), with ``"solved"``: the state of the position just solved
+    (:meth:`solver.analysis.PositionVerdict.to_state`); then ``{"phase": "silent", "done",
+    "positions"}`` as moves are reviewed (``done`` of ``positions`` moves), with
+    ``"reviewed"``: the move's state (:meth:`bots.review.MoveReview.to_state`). ``known``:
+    those states kept from a review that was stopped (``{"open": [state, …], "silent":
+    [state, …]}``, or dicts of them): reused, not computed again."""
+    import time
+
+    from solver.analysis import PositionVerdict, analyse, positions_of, window_text
+
+    t0 = time.monotonic()
+    counts = {"done": 0, "positions": len(moves) + 1}
 
     def told(done: int, total: int) -> None:
-        if progress is not None:
-            progress({"phase": "open", "done": done, "positions": total})
+        counts.update(done=done, positions=total)
 
-    a = analyse(start, moves, "none", time_per_move=seconds, memory_limit_mb=512, progress=told)
+    def solved(p: PositionVerdict) -> None:
+        if progress is not None:
+            progress({"phase": "open", "done": counts["done"], "positions": counts["positions"],
+                      "solved": p.to_state()})
+
+    old_open = {int(v["index"]): PositionVerdict.from_state(v)
+                for v in _states((known or {}).get("open"))}
+    a = analyse(start, moves, "none", time_per_move=seconds, memory_limit_mb=512,
+                progress=told, known=old_open, solved=solved, time_limit=OPEN_SECONDS)
+    if progress is not None:
+        progress({"phase": "open", "done": counts["done"], "positions": counts["positions"]})
     games = positions_of(start, moves)
     rows = []
     for k, m in enumerate(moves, start=1):
@@ -92,9 +125,16 @@ def review_data(start: Deal | Game, moves: list[Move], seconds: float,
     if a.reason is not None and a.first_proven_loss is not None:
         why = (f"Why the position after move {a.first_proven_loss} cannot be won: "
                f"{a.reason.text}")
-    if silent_bot and progress is not None:
-        progress({"phase": "silent", "done": len(moves) + 1, "positions": len(moves) + 1})
-    silent = silent_review(start, moves, silent_bot) if silent_bot else None
+    silent = chart = None
+    if silent_bot:
+        old = {int(v["index"]) - 1: v for v in _states((known or {}).get("silent"))}
+        left = max(SILENT_MIN_SECONDS, budget - (time.monotonic() - t0))
+        res = silent_review(start, moves, silent_bot, left, old, progress)
+        if res is not None:
+            from bots.review import review_chart
+
+            silent = res.to_json()
+            chart = review_chart(res, a.window, a.losing_move) if res.moves else None
     return {
         "status": "done",
         "moves": rows,
@@ -114,27 +154,42 @@ def review_data(start: Deal | Game, moves: list[Move], seconds: float,
         "seconds": a.stats.get("seconds"),
         "silent": silent,
         "marks": list(silent.get("marks", [])) if silent else [],
+        "chart": chart,
     }
 
 
-#: Seconds the silent review may spend on a whole game.
-SILENT_REVIEW_SECONDS = 30.0
+def _states(kept: Any) -> list[dict[str, Any]]:
+    """The states of ``known["open"]`` or ``known["silent"]`` (a list, a dict of them, or
+    nothing)."""
+    if isinstance(kept, dict):
+        return list(kept.values())
+    return list(kept or [])
 
 
-def silent_review(start: Deal | Game, moves: list[Move], bot: str) -> dict[str, Any] | None:
-    """The silent review's answer (``bots.review.review_game(start, moves, bot=...)``: the
-    team's chance to win before and after each move, from the mover's observation, and the
-    marks of the decisions whose paired comparison separated, in
-    :data:`SILENT_REVIEW_SECONDS` at most: each decision's share of that time, so a
-    comparison stops after fewer looks than on the command line and marks less) as JSON,
-    or ``None`` where the project has no silent review."""
+def silent_review(start: Deal | Game, moves: list[Move], bot: str, seconds: float,
+                  known: dict[int, dict[str, Any]] | None = None,
+                  progress: Callable[[dict[str, Any]], None] | None = None) -> Any:
+    """The silent review (:func:`bots.review.review_game` with ``bot``, ``seconds`` for the
+    whole game: each decision's share of it, so a comparison stops after fewer looks than
+    on the command line and marks less; no open-hand analysis), reusing the moves of
+    ``known`` (:meth:`bots.review.MoveReview.to_state`, by 0-based move index) and telling
+    ``progress`` each move reviewed (see :func:`review_data`); ``None`` where the project
+    has no silent review."""
     try:
-        from bots.review import review_game  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:
+        from bots.review import MoveReview, review_game
+    except ImportError:  # pragma: no cover - the silent review is part of the project
         return None
-    res = review_game(start, moves, bot=bot, time_limit=SILENT_REVIEW_SECONDS, open_hand=False)
-    data = res.to_json() if hasattr(res, "to_json") else res
-    return data if isinstance(data, dict) else {"value": data}
+    done = {i: MoveReview.from_state(v) for i, v in (known or {}).items()}
+    count = [len(done)]
+
+    def reviewed(m: Any) -> None:
+        count[0] += 1
+        if progress is not None:
+            progress({"phase": "silent", "done": count[0], "positions": len(moves),
+                      "reviewed": m.to_state()})
+
+    return review_game(start, moves, bot=bot, time_limit=seconds, open_hand=False,
+                       done=done, reviewed=reviewed)
 
 
 def line_step(start: Game, line: list[Move], k: int) -> dict[str, Any]:
@@ -147,4 +202,4 @@ def line_step(start: Game, line: list[Move], k: int) -> dict[str, Any]:
                            before="the position before the winning line")
 
 
-__all__ = ["line_step", "review_data", "silent_review"]
+__all__ = ["OPEN_SECONDS", "REVIEW_BUDGET", "line_step", "review_data", "silent_review"]
