@@ -393,3 +393,69 @@ def test_the_default_team_mate_follows_the_table_size(client) -> None:
         g = client.post("/api/games", json={"seed": 2, "players": players, "mode": "silent",
                                             "rules": TINY}).json()
         assert g["bot"] == default_bot(players)
+
+
+def test_learn_from_your_mistakes_judges_answers_with_the_paired_test(monkeypatch):
+    """With an evaluator under which every alternative wins and every move played loses,
+    every compared decision is marked; the exercise of a marked move shows its position as
+    its player saw it, and judges answers with the same paired test. Bad input is a 4xx with
+    a reason."""
+    import time
+
+    import bots.review
+    from model.deal import Deal
+    from model.game import Game
+    from model.moves import Move
+    from model.rules import RuleSet
+
+    def evaluator_for(estimator):
+        def evaluate(world, moves, seed):
+            return [k == 0 for k in range(len(moves))]  # moves = [alternative, played]
+        return evaluate
+
+    monkeypatch.setattr(bots.review, "evaluator_for", evaluator_for)
+    with TestClient(create_app()) as c:
+        gid = lost_game(c)
+        moves = [Move.from_json(m["move"]) for m in c.get(f"/api/games/{gid}").json()["moves"]]
+        assert c.get(f"/api/games/{gid}/review/learn/1").status_code == 409  # no review yet
+        c.post(f"/api/games/{gid}/review")
+        deadline = time.monotonic() + 120
+        while (r := c.get(f"/api/games/{gid}/review").json())["status"] == "running":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert r["status"] == "done" and r["marks"], r.get("summary")
+        mark = r["marks"][0]
+        k = mark["index"]
+        game = Game(Deal.from_seed(3, 3, RuleSet.tiny()))
+        for m in moves[:k - 1]:
+            game.push(m)
+        ex = c.get(f"/api/games/{gid}/review/learn/{k}").json()
+        assert ex["player"] == game.to_move + 1 == moves[k - 1].player
+        assert ex["hand"] == [x.text for x in game.hands[game.to_move]]  # the mover's only
+        assert set(ex["targets"]) <= set(ex["hand"]) and ex["mark"] == mark["mark"]
+        alternative = Move.from_json(mark["alternative"])
+        judged = c.post(f"/api/games/{gid}/review/learn/{k}", json=alternative.to_json()).json()
+        assert judged["verdict"] == "review" and judged["interval"][0] > 0
+        assert judged["review_move"]["move"] == mark["alternative"]
+        assert judged["played"]["move"] == moves[k - 1].to_json()
+        same = c.post(f"/api/games/{gid}/review/learn/{k}", json=moves[k - 1].to_json()).json()
+        assert same["verdict"] == "played" and same["gain"] == 0
+        # bad input: a 4xx with a reason, never a 5xx
+        illegal = [m for m in ({"kind": "place", "card": x.text, "row": 9, "slot": 9}
+                               for x in game.hands[game.to_move])]
+        bad = c.post(f"/api/games/{gid}/review/learn/{k}", json=illegal[0])
+        assert bad.status_code in (400, 422) and bad.json()["error"]
+        for body in ([], "7r", {"card": "Zz"}, {"kind": "goat"}, None):
+            res = c.post(f"/api/games/{gid}/review/learn/{k}", json=body)
+            assert 400 <= res.status_code < 500 and res.json()["error"], body
+        unmarked = next(i for i in range(1, len(moves) + 1)
+                        if i not in {m["index"] for m in r["marks"]})
+        for path in (f"learn/{unmarked}", f"learn/{len(moves) + 1}", "learn/0", "learn/x1",
+                     f"position/{len(moves) + 1}", "position/-1"):
+            res = c.get(f"/api/games/{gid}/review/{path}")
+            assert 400 <= res.status_code < 500 and res.json()["error"], path
+        res = c.post(f"/api/games/{gid}/review/learn/{unmarked}", json=moves[0].to_json())
+        assert res.status_code == 404
+        for p in (0, k - 1, len(moves)):
+            pos = c.get(f"/api/games/{gid}/review/position/{p}").json()
+            assert pos["position"] == p and pos["svg"].startswith("<?xml")

@@ -34,6 +34,9 @@ and returns the app; ``ascent serve`` runs it on uvicorn. The API (documented in
 ``POST /api/games/{id}/review``             start the review of a finished game (background)
 ``GET  /api/games/{id}/review``             its progress, or the review
 ``GET  /api/games/{id}/review/line/{k}``    step ``k`` of the review's winning line
+``GET  /api/games/{id}/review/position/{k}`` the position after ``k`` moves (the chart's points)
+``GET  /api/games/{id}/review/learn/{k}``   marked move ``k`` as an exercise: its position
+``POST /api/games/{id}/review/learn/{k}``   judge a better move for it (the paired test)
 ``GET  /api/status``                        the solver pool's counts, the bots, the bots'
                                             latency
 ``GET  /g/{id}``                            the page of a game (a link that lasts); 404
@@ -79,6 +82,7 @@ from starlette.staticfiles import StaticFiles
 
 from model.cards import parse_card
 from model.errors import AscentError, IllegalMoveError, RecordError
+from model.game import Game
 from model.moves import Move
 from model.observation import observe
 from web.games import (
@@ -96,10 +100,18 @@ from web.games import (
     silent_game,
 )
 from web.jobs import REVIEW_SECONDS, bot_move
+from web.jobs import learn as learn_job
 from web.jobs import review as review_job
 from web.pages import check_page_query, error_page, wants_html, whole_number
 from web.pool import Busy, Cancelled, JobError, JobPool
-from web.review import OPEN_SECONDS, REVIEW_BUDGET, line_step
+from web.review import (
+    OPEN_SECONDS,
+    REVIEW_BUDGET,
+    learn_position,
+    line_step,
+    marked_move,
+    review_position,
+)
 from web.store import DB_NAME, GameDB
 from web.teach import explain_card
 from web.teammates import TeamMates
@@ -146,6 +158,12 @@ API = [
     {"method": "GET", "path": "/api/games/{id}/review", "does": "the review, or its progress"},
     {"method": "GET", "path": "/api/games/{id}/review/line/{k}",
      "does": "step k of the review's winning line, with its picture"},
+    {"method": "GET", "path": "/api/games/{id}/review/position/{k}",
+     "does": "the position after k moves of a reviewed game, every card shown"},
+    {"method": "GET", "path": "/api/games/{id}/review/learn/{k}",
+     "does": "marked move k as an exercise: the position as its player saw it"},
+    {"method": "POST", "path": "/api/games/{id}/review/learn/{k}",
+     "does": "judge a move for marked move k with the review's paired test"},
     {"method": "GET", "path": "/api/status", "does": "the solver pool's counts and the bots"},
     {"method": "GET", "path": "/g/{id}", "does": "the page of a game"},
 ]
@@ -791,6 +809,82 @@ async def review_get(request: Request) -> Response:
     return JSONResponse(await review_of(app_state(request), s))
 
 
+def done_review(s: Session) -> dict[str, Any]:
+    """The done review of ``s`` (:class:`Conflict` while there is none)."""
+    r = s.review
+    if s.game.outcome() is None or r is None or r.get("status") != "done":
+        raise Conflict("no review of this game yet")
+    return r
+
+
+@guarded
+async def review_position_get(request: Request) -> Response:
+    """``GET /api/games/{id}/review/position/{k}``: the position after ``k`` moves of a
+    reviewed game (:func:`web.review.review_position`), what a point of the chart opens."""
+    s = await session(request)
+    k = step_number(request)
+    done_review(s)
+
+    def show() -> dict[str, Any]:
+        try:
+            return review_position(s.start_point(), list(s.game.move_stack), k)
+        except IndexError as exc:
+            raise NotFound(str(exc)) from None
+
+    return JSONResponse(await locked(s, show))
+
+
+def _marked(s: Session, request: Request) -> tuple[int, dict[str, Any]]:
+    k = step_number(request)
+    try:
+        return k, marked_move(done_review(s), k)
+    except LookupError as exc:
+        raise NotFound(str(exc)) from None
+
+
+@guarded
+async def learn_get(request: Request) -> Response:
+    """``GET /api/games/{id}/review/learn/{k}``: marked move ``k`` as an exercise
+    (:func:`web.review.learn_position`): its position as its player saw it."""
+    s = await session(request)
+    k, mark = _marked(s, request)
+
+    def show() -> dict[str, Any]:
+        return {**learn_position(s.start_point(), list(s.game.move_stack), k),
+                "mark": mark["mark"], "sign": mark["sign"]}
+
+    return JSONResponse(await locked(s, show))
+
+
+@guarded
+async def learn_post(request: Request) -> Response:
+    """``POST /api/games/{id}/review/learn/{k}`` with a move (the JSON of the moves
+    endpoint; ``player`` defaults to the mover of move ``k``): judged against the move
+    played with the review's paired test (:func:`web.review.judge_answer`), in the solver
+    pool; the answer names the review's move. 404 for a move that is not marked, 400 for
+    a malformed move, 422 (with ruling and reason) for an illegal one."""
+    st = app_state(request)
+    s = await session(request)
+    k, mark = _marked(s, request)
+    body = await read_json(request)
+    if not isinstance(body, dict):
+        raise RecordError("a move is a JSON object")
+
+    def parse() -> tuple[Any, list[Move], Move, Move]:
+        moves = list(s.game.move_stack)
+        start = s.start_point()
+        answer = s.parse_move({**body, "player": body.get("player", moves[k - 1].player)})
+        g = start.copy() if isinstance(start, Game) else Game(start)
+        for m in moves[:k - 1]:
+            g.push(m)
+        g.check(answer)  # an illegal answer: 422 with its ruling, before any work
+        return start, moves, answer, Move.from_json(mark["alternative"])
+
+    start, moves, answer, alternative = await locked(s, parse)
+    data = await st.pool.run(learn_job, start, moves, k, answer, alternative)
+    return JSONResponse({**data, "mark": mark["mark"], "sign": mark["sign"]})
+
+
 @guarded
 async def review_line(request: Request) -> Response:
     """``GET /api/games/{id}/review/line/{k}``: step ``k`` of the review's winning line."""
@@ -851,6 +945,9 @@ ROUTES = [
     Route("/api/games/{id}/review", review_get, methods=["GET"]),
     Route("/api/games/{id}/review", review_post, methods=["POST"]),
     Route("/api/games/{id}/review/line/{k}", review_line),
+    Route("/api/games/{id}/review/position/{k}", review_position_get),
+    Route("/api/games/{id}/review/learn/{k}", learn_get, methods=["GET"]),
+    Route("/api/games/{id}/review/learn/{k}", learn_post, methods=["POST"]),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 

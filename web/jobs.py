@@ -69,4 +69,13 @@ def review(start: Deal | Game, moves: list[Move], seconds: float = REVIEW_SECOND
                        known=known)
 
 
-__all__ = ["BOT_SECONDS", "REVIEW_SECONDS", "bot_move", "bot_params", "review", "timed_bot_move"]
+def learn(start: Deal | Game, moves: list[Move], k: int, answer: Move,
+          alternative: Move) -> dict[str, Any]:
+    """Judge a player's answer for the marked move ``k`` (:func:`web.review.judge_answer`)."""
+    from web.review import judge_answer
+
+    return judge_answer(start, moves, k, answer, alternative)
+
+
+__all__ = ["BOT_SECONDS", "REVIEW_SECONDS", "bot_move", "bot_params", "learn", "review",
+           "timed_bot_move"]

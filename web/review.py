@@ -202,4 +202,118 @@ def line_step(start: Game, line: list[Move], k: int) -> dict[str, Any]:
                            before="the position before the winning line")
 
 
-__all__ = ["OPEN_SECONDS", "REVIEW_BUDGET", "line_step", "review_data", "silent_review"]
+
+
+# ---- learn from your mistakes ---------------------------------------------------------------
+
+#: The learn exercise's paired comparison: at most this many worlds, this many seconds.
+LEARN_WORLDS = 128
+LEARN_SECONDS = 4.0
+
+
+def review_position(start: Deal | Game, moves: list[Move], p: int) -> dict[str, Any]:
+    """The position after ``p`` moves of a reviewed game (0: the start), every card shown
+    (the game is over): ``{"position", "total", "text", "move", "cards_out", "outcome",
+    "to_move", "svg"}``. Raises ``IndexError`` for a ``p`` outside 0..len(moves)."""
+    if not 0 <= p <= len(moves):
+        raise IndexError(f"the game has positions 0..{len(moves)}, not {p}")
+    game = start.copy() if isinstance(start, Game) else Game(start)
+    data = games.line_step(game, moves, p, "The game", hands=True, before="the start")
+    g = game.copy()
+    for m in moves[:p]:
+        g.push(m)
+    return {"position": p, "total": len(moves), "text": data["text"], "move": data["move"],
+            "cards_out": data["cards_out"], "outcome": data["outcome"],
+            "to_move": g.to_move + 1 if g.outcome() is None else None, "svg": data["svg"]}
+
+
+def marked_move(review: dict[str, Any], k: int) -> dict[str, Any]:
+    """The mark of move ``k`` in a done review's JSON (``{"index", "mark", "alternative",
+    …}``). Raises ``LookupError`` when move ``k`` is not a marked decision."""
+    for m in review.get("marks") or []:
+        if m.get("index") == k:
+            return dict(m)
+    marked = ", ".join(str(m["index"]) for m in review.get("marks") or []) or "none"
+    raise LookupError(f"move {k} is not a marked decision of the review (marked: {marked})")
+
+
+def learn_position(start: Deal | Game, moves: list[Move], k: int) -> dict[str, Any]:
+    """The exercise of marked move ``k``: the position before it as its player saw it (their
+    own hand only, ruling V1: the other hands and the decks stay hidden, as when the move
+    was made): ``{"index", "player", "text" (what was played, hidden until answered: not
+    included), "svg", "hand", "card_svgs", "targets", "no_slot"}`` (``targets``: each card's
+    legal slots, as the play page gets them). Raises ``IndexError`` for a ``k`` outside
+    1..len(moves)."""
+    from render.svg import card_svg, game_svg
+    from web.teach import no_slot, targets
+
+    if not 1 <= k <= len(moves):
+        raise IndexError(f"the game has moves 1..{len(moves)}, not {k}")
+    g = start.copy() if isinstance(start, Game) else Game(start)
+    for m in moves[:k - 1]:
+        g.push(m)
+    hand = g.hands[g.to_move]
+    legal = targets(g)
+    return {"index": k, "player": g.to_move + 1, "turn": g.turn,
+            "svg": game_svg(g, f"Before move {k}: player {g.to_move + 1} to move", hands=False,
+                            interactive=True),
+            "hand": [c.text for c in hand],
+            "card_svgs": {c.text: card_svg(c, 46) for c in set(hand)},
+            "targets": legal, "no_slot": no_slot(g, hand, legal)}
+
+
+def judge_answer(start: Deal | Game, moves: list[Move], k: int, answer: Move,
+                 alternative: Move, estimator: str = "greedy", seed: int = 0,
+                 worlds: int = LEARN_WORLDS, seconds: float = LEARN_SECONDS) -> dict[str, Any]:
+    """Judge the player's ``answer`` for move ``k`` (1-based) of the game with the review's
+    own paired test (:func:`bots.mistakes.compare_moves`, the review's evaluator
+    :func:`bots.review.evaluator_for`): the answer and the move played in the same fresh
+    worlds drawn from the mover's observation, up to ``worlds`` worlds or ``seconds``.
+    ``{"index", "answer": {"move", "text", "chance"}, "played": {"move", "text", "chance"},
+    "review_move": {"move", "text"}, "gain", "interval" (the answer's chance − the move
+    played's, 95 %), "worlds", "verdict", "words"}``; ``verdict``: ``better`` (the interval
+    above 0), ``worse`` (below 0), ``even`` (neither), ``played`` (the move played again) or
+    ``review`` (the review's own move; still tested). Raises
+    :class:`~model.errors.IllegalMoveError` for an answer that is not legal there and
+    ``IndexError`` for a ``k`` outside 1..len(moves)."""
+    from bots.mistakes import compare_moves
+    from bots.review import evaluator_for
+    from model.observation import observe
+
+    if not 1 <= k <= len(moves):
+        raise IndexError(f"the game has moves 1..{len(moves)}, not {k}")
+    g = start.copy() if isinstance(start, Game) else Game(start)
+    for m in moves[:k - 1]:
+        g.push(m)
+    g.check(answer)  # raises IllegalMoveError with the ruling and reason
+    played = moves[k - 1]
+    c = compare_moves(observe(g), played, answer, evaluator_for(estimator),
+                      first=min(16, worlds), cap=worlds, seed=seed * 100003 + k,
+                      time_limit=seconds)
+    lo, hi = c.interval
+    if answer == played:
+        verdict, words = "played", "That is the move that was played."
+    elif lo > 0:
+        verdict, words = "better", (f"Better than the move played: {100 * c.drop:+.0f} points "
+                                    f"of the chance to win [{100 * lo:+.0f}, {100 * hi:+.0f}].")
+    elif hi < 0:
+        verdict, words = "worse", (f"Worse than the move played: {100 * c.drop:+.0f} points "
+                                   f"[{100 * lo:+.0f}, {100 * hi:+.0f}].")
+    else:
+        verdict, words = "even", (f"No clear difference from the move played in "
+                                  f"{c.worlds} worlds: {100 * c.drop:+.0f} points "
+                                  f"[{100 * lo:+.0f}, {100 * hi:+.0f}].")
+    if answer == alternative and answer != played:
+        verdict, words = "review", "The review's own move. " + words
+    return {"index": k, "answer": {"move": answer.to_json(), "text": g.move_text(answer),
+                                   "chance": round(c.chance_alternative, 4)},
+            "played": {"move": played.to_json(), "text": g.move_text(played),
+                       "chance": round(c.chance_played, 4)},
+            "review_move": {"move": alternative.to_json(), "text": g.move_text(alternative)},
+            "gain": round(c.drop, 4), "interval": [round(lo, 4), round(hi, 4)],
+            "worlds": c.worlds, "verdict": verdict, "words": words}
+
+
+__all__ = ["LEARN_SECONDS", "LEARN_WORLDS", "OPEN_SECONDS", "REVIEW_BUDGET", "judge_answer",
+           "learn_position", "line_step", "marked_move", "review_data", "review_position",
+           "silent_review"]
