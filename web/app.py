@@ -90,7 +90,9 @@ from web.games import (
     Conflict,
     GameStore,
     NotFound,
-    Session,
+    OpenGame,
+    SilentGame,
+    WebGame,
     default_bot,
     default_solver,
     game_from_seed,
@@ -342,7 +344,7 @@ def guarded(handler: Endpoint) -> Endpoint:
     return run
 
 
-async def locked(s: Session, work: Callable[[], Any]) -> Any:
+async def locked(s: WebGame, work: Callable[[], Any]) -> Any:
     """Run ``work`` under the game's lock in a worker thread, so that a long hint of one
     game never stalls the server's event loop (other games, other requests)."""
 
@@ -353,7 +355,7 @@ async def locked(s: Session, work: Callable[[], Any]) -> Any:
     return await run_in_threadpool(run)
 
 
-async def changed(st: AppState, s: Session, change: Callable[[], None]) -> dict[str, Any]:
+async def changed(st: AppState, s: WebGame, change: Callable[[], None]) -> dict[str, Any]:
     """Make ``change`` to game ``s`` under its lock (:func:`locked`), save the game, and
     return its new state."""
 
@@ -365,7 +367,7 @@ async def changed(st: AppState, s: Session, change: Callable[[], None]) -> dict[
     return await locked(s, work)
 
 
-async def session(request: Request) -> Session:
+async def game_of(request: Request) -> WebGame:
     """The game of the path's ``{id}`` (:class:`NotFound` if there is none)."""
     return await run_in_threadpool(app_state(request).store.get, request.path_params["id"])
 
@@ -378,11 +380,11 @@ def step_number(request: Request) -> int:
     return int(raw)
 
 
-def answer_state(st: AppState, s: Session, state: dict[str, Any], status_code: int = 200) -> Response:
+def answer_state(st: AppState, s: WebGame, state: dict[str, Any], status_code: int = 200) -> Response:
     """A game's ``state`` as the answer. In a silent game whose bot is to move, that bot's
     move is started in the background now (:meth:`TeamMates.prepare`), and ``bot_ready``
     says whether it is made already (``null`` when no bot is to move)."""
-    if state.get("mode") == "silent":
+    if isinstance(s, SilentGame):
         ready = None
         if state.get("bots_turn"):
             st.teammates.prepare(s, state["turn"])
@@ -415,7 +417,7 @@ async def game_page(request: Request) -> Response:
     """``GET /g/{id}``: the page of a game kept by the server, else 404 (an HTML page for a
     browser, JSON for another client)."""
     try:
-        await session(request)
+        await game_of(request)
         check_page_query(request.query_params)
     except NotFound as exc:
         return page_error(request, 404, "No such game", str(exc))
@@ -482,9 +484,10 @@ async def games_new(request: Request) -> Response:
         game, title, recipe = silent_game(req)
         sil = recipe["silent"]
 
-        def make_silent() -> Session:
-            return store.add(game, title, None, recipe, mode="silent", seat=sil["seat"] - 1,
-                             bot=sil["bot"], challenge=sil["challenge"])
+        def make_silent() -> WebGame:
+            return store.add(game, title, None, recipe, {"seat": sil["seat"] - 1,
+                                                         "bot": sil["bot"],
+                                                         "challenge": sil["challenge"]})
 
         s = await run_in_threadpool(make_silent)
     elif "daily" in body:
@@ -511,14 +514,14 @@ async def games_new(request: Request) -> Response:
 @guarded
 async def game_get(request: Request) -> Response:
     """``GET /api/games/{id}``: the game's state."""
-    s = await session(request)
+    s = await game_of(request)
     return answer_state(app_state(request), s, await locked(s, s.state))
 
 
 @guarded
 async def game_check(request: Request) -> Response:
     """``POST /api/games/{id}/check``: would this placement be legal, and its cost."""
-    s = await session(request)
+    s = await game_of(request)
     body = await read_json(request)
     return JSONResponse(await locked(s, lambda: s.check(body)))
 
@@ -529,7 +532,7 @@ async def game_explain(request: Request) -> Response:
     (:func:`web.teach.explain_card` with every refused slot): 400 for a missing or bad card
     text, 409 when the game is over or (a silent game) a bot is to move; a card not in the
     hand is answered with ruling ``R11`` and no slot."""
-    s = await session(request)
+    s = await game_of(request)
     raw = request.query_params.get("card")
     if raw is None:
         raise RecordError("give the card: ?card=7r (a card of the hand)")
@@ -542,9 +545,7 @@ async def game_explain(request: Request) -> Response:
         g = s.game
         if g.outcome() is not None:
             raise GameOver(g)
-        if s.silent and g.to_move != s.seat:
-            raise Conflict(f"it is player {g.to_move + 1}'s turn (the {s.bot} bot); "
-                           f"you play player {s.seat + 1}")
+        s.person_to_move()
         if card not in g.hands[g.to_move]:
             reason = f"{card} is not in the hand"
             return {"card": card.text, "slots": [], "ruling": "R11", "reason": reason,
@@ -558,7 +559,7 @@ async def game_explain(request: Request) -> Response:
 async def game_move(request: Request) -> Response:
     """``POST /api/games/{id}/moves``: make the person's move; the new state."""
     st = app_state(request)
-    s = await session(request)
+    s = await game_of(request)
     body = await read_json(request)
 
     def play() -> None:
@@ -573,12 +574,12 @@ async def game_move(request: Request) -> Response:
 async def game_undo(request: Request) -> Response:
     """``POST /api/games/{id}/undo``: take back the last move of an open game."""
     st = app_state(request)
-    s = await session(request)
+    s = await game_of(request)
 
     return JSONResponse(await changed(st, s, s.undo))
 
 
-async def bot_choice(request: Request, s: Session, seat_to_move: bool) -> tuple[Move, int]:
+async def bot_choice(request: Request, s: SilentGame, seat_to_move: bool) -> tuple[Move, int]:
     """The bot's move for the seat to move (a bot's seat, or the person's for a hint)
     from that seat's observation only (V1), and the turn it is for; a slow bot runs in
     the pool."""
@@ -602,11 +603,11 @@ async def bot_choice(request: Request, s: Session, seat_to_move: bool) -> tuple[
     return move, turn
 
 
-def bot_to_move(s: Session) -> int:
+def bot_to_move(s: WebGame) -> int:
     """The turn of a silent game whose bot is to move (read under the game's lock);
     :class:`GameOver` or :class:`Conflict` (the person's turn, an open game) otherwise."""
     g = s.game
-    if not s.silent:
+    if not isinstance(s, SilentGame):
         raise Conflict("an open game has no bots")
     if g.outcome() is not None:
         raise GameOver(g)
@@ -621,8 +622,9 @@ async def game_advance(request: Request) -> Response:
     move prepared in the background since the turn came, :mod:`web.teammates`; waited for
     at most :data:`ADVANCE_WAIT` seconds, then 503 with ``Retry-After``)."""
     st = app_state(request)
-    s = await session(request)
+    s = await game_of(request)
     turn = await locked(s, lambda: bot_to_move(s))
+    assert isinstance(s, SilentGame)  # bot_to_move refuses an open game
     move = await st.teammates.move(s, turn, ADVANCE_WAIT)
     if move is None:
         raise Busy(f"player {s.game.to_move + 1} (the {s.bot} bot) is still thinking", 1)
@@ -640,11 +642,12 @@ async def game_hint(request: Request) -> Response:
     """``GET /api/games/{id}/hint``: the next move (a silent game: the bot's move for the
     person's seat; else the solution's, the solver's or a key move)."""
     st = app_state(request)
-    s = await session(request)
-    if s.silent:
+    s = await game_of(request)
+    if isinstance(s, SilentGame):
         move, _ = await bot_choice(request, s, seat_to_move=True)
         text = await locked(s, lambda: s.game.move_text(move))
         return JSONResponse({"move": move.to_json(), "text": text, "source": f"{s.bot} bot"})
+    assert isinstance(s, OpenGame)  # a game is open or silent
     step = await locked(s, s.hint_step)
     if isinstance(step, dict):
         return JSONResponse(step)
@@ -664,9 +667,9 @@ async def game_hint(request: Request) -> Response:
 async def game_solution(request: Request) -> Response:
     """``GET /api/games/{id}/solution/{k}``: step ``k`` of the solution, with its picture."""
     st = app_state(request)
-    s = await session(request)
+    s = await game_of(request)
     k = step_number(request)
-    if s.silent:
+    if not isinstance(s, OpenGame):
         raise Conflict("a silent game shows no solution: its review opens once it is over")
     if s.reference is None:
         line = await st.pool.run(st.solve, await locked(s, s.start_game), SOLVER_SECONDS,
@@ -685,7 +688,7 @@ async def game_solution(request: Request) -> Response:
 
 # ---- reviews ----------------------------------------------------------------------------------
 
-def review_status(s: Session) -> dict[str, Any]:
+def review_status(s: WebGame) -> dict[str, Any]:
     """The review's JSON: ``{"status": "none", "over"}``; while it runs ``{"status":
     "running", "phase": "open"|"silent", "done", "positions", "progress", "estimate",
     "elapsed", "started", "resumed", "kept"}`` (``done`` of ``positions``: in the ``open``
@@ -706,10 +709,10 @@ def review_status(s: Session) -> dict[str, Any]:
     return r
 
 
-async def start_review(st: AppState, s: Session, start: Any, moves: list[Move],
+async def start_review(st: AppState, s: WebGame, start: Any, moves: list[Move],
                        resumed: bool = False) -> None:
     """Start the review of ``s`` in the background (:func:`run_review`), marked running in
-    the session and in the file (so that a restart of the server resumes it). Raises
+    the game and in the file (so that a restart of the server resumes it). Raises
     :class:`Busy` when the solver pool is full."""
     pool = st.pool
     if pool.admitted >= pool.workers + pool.queue:
@@ -718,7 +721,7 @@ async def start_review(st: AppState, s: Session, start: Any, moves: list[Move],
     kept = (s.review or {}).get("kept") if resumed else None
     s.review = {"status": "running", "started": time.time(), "positions": len(moves) + 1,
                 "done": 0, "phase": "open", "resumed": resumed,
-                "estimate": REVIEW_BUDGET if s.silent else OPEN_SECONDS,
+                "estimate": REVIEW_BUDGET if isinstance(s, SilentGame) else OPEN_SECONDS,
                 "kept": kept if isinstance(kept, dict) else {"open": {}, "silent": {}}}
     running = s.review
     task = asyncio.ensure_future(run_review(st, s, start, moves))
@@ -727,9 +730,9 @@ async def start_review(st: AppState, s: Session, start: Any, moves: list[Move],
     await run_in_threadpool(st.store.db.put_review, s.id, dict(running))
 
 
-async def run_review(st: AppState, s: Session, start: Any, moves: list[Move]) -> None:
+async def run_review(st: AppState, s: WebGame, start: Any, moves: list[Move]) -> None:
     """Make the review of ``s`` in the pool, its progress kept in ``s.review`` as the job
-    tells it, and keep the answer (in the session and the file); ``busy`` or ``failed``
+    tells it, and keep the answer (in the game and the file); ``busy`` or ``failed``
     when it could not be made."""
     mine = s.review
     assert mine is not None
@@ -756,7 +759,7 @@ async def run_review(st: AppState, s: Session, start: Any, moves: list[Move]) ->
 
     data: dict[str, Any]
     try:
-        follow = "best" if s.silent and "best" in silent_bots() else None
+        follow = "best" if isinstance(s, SilentGame) and "best" in silent_bots() else None
         data = await st.pool.run(review_job, start, moves, st.review_seconds, follow, known,
                                  progress=told)
     except Busy as exc:
@@ -772,7 +775,7 @@ async def run_review(st: AppState, s: Session, start: Any, moves: list[Move]) ->
     await run_in_threadpool(st.store.db.put_review, s.id, data)
 
 
-async def review_of(st: AppState, s: Session) -> dict[str, Any]:
+async def review_of(st: AppState, s: WebGame) -> dict[str, Any]:
     """The review's JSON (:func:`review_status`), after resuming a review that was running
     when the server stopped (it is marked running in the file but runs nowhere here)."""
     r = s.review
@@ -790,7 +793,7 @@ async def review_post(request: Request) -> Response:
     """``POST /api/games/{id}/review``: start the review of a finished game (202), or the
     review when it runs or is done."""
     st = app_state(request)
-    s = await session(request)
+    s = await game_of(request)
     if s.game.outcome() is None:
         raise Conflict("the review opens once the game is over")
     if s.review is not None and s.review["status"] in ("running", "done"):
@@ -803,13 +806,13 @@ async def review_post(request: Request) -> Response:
 @guarded
 async def review_get(request: Request) -> Response:
     """``GET /api/games/{id}/review``: the review, or its progress."""
-    s = await session(request)
+    s = await game_of(request)
     if s.game.outcome() is None:
         raise Conflict("the review opens once the game is over")
     return JSONResponse(await review_of(app_state(request), s))
 
 
-def done_review(s: Session) -> dict[str, Any]:
+def done_review(s: WebGame) -> dict[str, Any]:
     """The done review of ``s`` (:class:`Conflict` while there is none)."""
     r = s.review
     if s.game.outcome() is None or r is None or r.get("status") != "done":
@@ -821,7 +824,7 @@ def done_review(s: Session) -> dict[str, Any]:
 async def review_position_get(request: Request) -> Response:
     """``GET /api/games/{id}/review/position/{k}``: the position after ``k`` moves of a
     reviewed game (:func:`web.review.review_position`), what a point of the chart opens."""
-    s = await session(request)
+    s = await game_of(request)
     k = step_number(request)
     done_review(s)
 
@@ -834,7 +837,7 @@ async def review_position_get(request: Request) -> Response:
     return JSONResponse(await locked(s, show))
 
 
-def _marked(s: Session, request: Request) -> tuple[int, dict[str, Any]]:
+def _marked(s: WebGame, request: Request) -> tuple[int, dict[str, Any]]:
     k = step_number(request)
     try:
         return k, marked_move(done_review(s), k)
@@ -846,7 +849,7 @@ def _marked(s: Session, request: Request) -> tuple[int, dict[str, Any]]:
 async def learn_get(request: Request) -> Response:
     """``GET /api/games/{id}/review/learn/{k}``: marked move ``k`` as an exercise
     (:func:`web.review.learn_position`): its position as its player saw it."""
-    s = await session(request)
+    s = await game_of(request)
     k, mark = _marked(s, request)
 
     def show() -> dict[str, Any]:
@@ -864,7 +867,7 @@ async def learn_post(request: Request) -> Response:
     pool; the answer names the review's move. 404 for a move that is not marked, 400 for
     a malformed move, 422 (with ruling and reason) for an illegal one."""
     st = app_state(request)
-    s = await session(request)
+    s = await game_of(request)
     k, mark = _marked(s, request)
     body = await read_json(request)
     if not isinstance(body, dict):
@@ -888,7 +891,7 @@ async def learn_post(request: Request) -> Response:
 @guarded
 async def review_line(request: Request) -> Response:
     """``GET /api/games/{id}/review/line/{k}``: step ``k`` of the review's winning line."""
-    s = await session(request)
+    s = await game_of(request)
     k = step_number(request)
     r = s.review
     if s.game.outcome() is None or r is None or r.get("status") != "done":

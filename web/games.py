@@ -1,12 +1,12 @@
-"""Games on the web page: one :class:`Session` per game, by id, kept by :class:`GameStore`
+"""Games on the web page: one :class:`WebGame` per game, by id, kept by :class:`GameStore`
 in memory and in SQLite (:mod:`web.store`), so that a game outlives the server.
 
 Every move goes through :meth:`model.game.Game.push` (the one rules engine); the page holds no
-rules. A session knows where it started (a deal, or a puzzle's position; its *recipe*), the
+rules. A game knows where it started (a deal, or a puzzle's position; its *recipe*), the
 puzzle's goal and par when it is a puzzle, and a reference line (the puzzle's solution, or the
-solver's plan) for hints and "reveal". A silent session (the real game, ruling V1) answers
-with the observation of the person's seat only (:meth:`Session.silent_state`); bots play the
-other seats.
+solver's plan) for hints and "reveal". It is one of two kinds: an :class:`OpenGame` (every
+card shown, undo, hints, the solution) or a :class:`SilentGame` (the real game, ruling V1),
+which answers with the observation of the person's seat only and whose other seats bots play.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 from model.cards import parse_card, sort_cards
 from model.deal import Deal
@@ -66,15 +66,15 @@ class Puzzle:
 
 
 @dataclass
-class Session:
-    """One game in play: ``game`` (its moves since the start are ``game.move_stack``), a
-    title, the puzzle data if any, the ``recipe`` it was made from (the JSON that rebuilds
-    its start, see :func:`start_from_recipe`), and a lock (requests of one game run one at a
-    time).
+class WebGame:
+    """One game in play on the page (the base of :class:`OpenGame` and :class:`SilentGame`):
+    ``game`` (its moves since the start are ``game.move_stack``), a title, the puzzle data
+    if any, the ``recipe`` it was made from (the JSON that rebuilds its start, see
+    :func:`start_from_recipe`), its review, and a lock (requests of one game run one at a
+    time). What differs between the modes (the state shown, who may move, undo, hints)
+    is in the two subclasses; ``mode`` names the mode in the JSON."""
 
-    ``mode`` is ``open`` (every card shown: a deal or a daily puzzle) or ``silent`` (the
-    real game, ruling V1: the person plays seat ``seat`` (0-based) and sees only that seat's
-    observation, :mod:`model.observation`; the other seats are played by the bot ``bot``)."""
+    mode: ClassVar[str] = ""
 
     id: str
     game: Game
@@ -85,20 +85,12 @@ class Session:
     reference_source: str = ""
     hint_line: list[Move] | None = None  # the solver's last winning line (hints follow it)
     recipe: dict[str, Any] = field(default_factory=dict)
-    mode: str = "open"
-    seat: int = 0
-    bot: str = ""
-    challenge: str = ""  # the date of a daily challenge (a silent game), else ""
     review: dict[str, Any] | None = None  # the review's status or answer (see web.review)
     lock: threading.Lock = field(default_factory=threading.Lock)
     used: float = field(default_factory=time.monotonic)
     _texts: list[tuple[Move, str, Move, str]] = field(default_factory=list, repr=False)
 
     # ---- reading -------------------------------------------------------------------------
-
-    @property
-    def silent(self) -> bool:
-        return self.mode == "silent"
 
     def start_game(self) -> Game:
         """A fresh copy of the starting position (the deal, or the puzzle's position)."""
@@ -117,14 +109,18 @@ class Session:
         return self.game.deal if self.game.deal is not None else self.start_game()
 
     def bots_turn(self) -> bool:
-        """Whether a bot is to move (a silent game in play, another seat to move)."""
-        return self.silent and self.game.outcome() is None and self.game.to_move != self.seat
+        """Whether a bot is to move (never in an open game)."""
+        return False
+
+    def seen(self, move: Move) -> Move:
+        """``move`` as the person sees it (every card, in an open game)."""
+        return move
 
     def history(self) -> list[tuple[Move, str, Move, str]]:
-        """Per move made: the move, its text, the move as the person's seat saw it (V1: under
-        ``discards_seen=own`` the others' discards blanked) and that move's text. Kept
-        from one call to the next: only the moves made since are described (the game is
-        taken back to each and played forward again by the rules engine)."""
+        """Per move made: the move, its text, the move as the person sees it
+        (:meth:`seen`) and that move's text. Kept from one call to the next: only the moves
+        made since are described (the game is taken back to each and played forward again
+        by the rules engine)."""
         g, done = self.game, self.game.move_stack
         keep = 0
         while keep < min(len(self._texts), len(done)) and self._texts[keep][0] == done[keep]:
@@ -132,17 +128,14 @@ class Session:
         del self._texts[keep:]
         if keep < len(done):
             later = [g.pop() for _ in range(len(done) - keep)][::-1]
-            blank = self.silent and g.rules.discards_seen != "all"
             for m in later:
-                seen = m
-                if blank and m.player != self.seat + 1 and m.discard:
-                    seen = Move(m.kind, m.player, m.card, m.row, m.slot, m.to_row, m.to_slot, ())
+                seen = self.seen(m)
                 self._texts.append((m, g.move_text(m), seen, g.move_text(seen)))
                 g.push(m)
         return self._texts
 
     def to_data(self) -> dict[str, Any]:
-        """The JSON that :func:`session_from_data` rebuilds this session from (kept by
+        """The JSON that :func:`game_from_data` rebuilds this game from (kept by
         :class:`web.store.GameDB`)."""
         return {"v": 1, "title": self.title, "recipe": self.recipe,
                 "moves": [m.to_json() for m in self.game.move_stack],
@@ -151,99 +144,30 @@ class Session:
                 "hint_line": None if self.hint_line is None else [m.to_json() for m in self.hint_line]}
 
     def state(self) -> dict[str, Any]:
-        """The JSON the page draws from (see ``docs/web.md``): every card of an open game;
-        only the seat's observation of a silent one (:meth:`silent_state`)."""
-        if self.silent:
-            return self.silent_state()
+        """The JSON the page draws from (see ``docs/web.md``)."""
+        raise NotImplementedError
+
+    def _shared_state(self, to_play: bool, last: Move | None) -> dict[str, Any]:
+        """The fields of :meth:`state` both modes share: the mountain, the turn, the
+        outcome; ``targets`` and ``no_slot`` of the hand to move when ``to_play``; the
+        picture marks ``last``, the last move as the person saw it."""
         g = self.game
-        over = g.outcome()
-        last = g.move_stack[-1] if g.move_stack else None
-        hand_cards = sorted({c for h in g.hands for c in h}, key=lambda c: c.sort_key())
-        history = [{"text": text, "move": m.to_json()} for m, text, _, _ in self.history()]
-        pz = self.puzzle
         return {
             "id": self.id,
-            "mode": "open",
+            "mode": self.mode,
             "title": self.title,
             "rules": g.rules.to_dict(),
             "rules_text": g.rules.describe(),
             "players": g.players,
             "to_move": g.to_move + 1,
             "turn": g.turn,
-            "hands": [[c.text for c in h] for h in g.hands],
-            "decks": [len(d) for d in g.decks],
-            "deck_cards": [[c.text for c in d] for d in g.decks],
-            "cards_out": len(g.out),
             "filled": g.filled_slots(),
             "slots": g.rules.mountain_slots,
-            "outcome": over,
-            "message": outcome_message(g, pz),
-            "goal": pz.goal,
-            "par": pz.par,
-            "par_proven": pz.par_proven,
-            "puzzle": {"date": pz.date, "kind": pz.kind, "size": pz.size, "grade": pz.grade}
-            if pz.date else None,
-            "can_undo": bool(g.move_stack),
-            "moves": history,
+            "outcome": g.outcome(),
             "last_move": last.to_json() if last else None,
-            "targets": (legal := targets(g) if over is None else {}),
-            "no_slot": no_slot(g, g.hands[g.to_move], legal) if over is None else {},
-            "svg": game_svg(g, "", hands=False, interactive=True,
-                            marks=move_marks(last)),
-            "card_svgs": {c.text: card_svg(c, 46) for c in hand_cards},
-        }
-
-    def silent_state(self) -> dict[str, Any]:
-        """The state of a silent game as the person's seat sees it (ruling V1,
-        :func:`model.observation.observe`): the own hand, the mountain, the cards seen out,
-        every hand's and deck's size, the moves as that seat saw them; never another hand
-        or a deck's order. ``hands`` holds the seat's hand and ``None`` for the others."""
-        g = self.game
-        over = g.outcome()
-        obs = observe(g, self.seat)
-        mine = over is None and g.to_move == self.seat
-        last = obs.history[-1] if obs.history else None
-        history = [{"text": text, "move": seen.to_json(), "bot": real.player != self.seat + 1}
-                   for real, _, seen, text in self.history()]
-        filled, slots = g.filled_slots(), g.rules.mountain_slots
-        hands: list[list[str] | None] = [None] * g.players
-        hands[self.seat] = [c.text for c in obs.hand]
-        return {
-            "id": self.id,
-            "mode": "silent",
-            "title": self.title,
-            "rules": g.rules.to_dict(),
-            "rules_text": g.rules.describe(),
-            "players": g.players,
-            "seat": self.seat + 1,
-            "bot": self.bot,
-            "challenge": self.challenge or None,
-            "to_move": g.to_move + 1,
-            "your_turn": mine,
-            "bots_turn": self.bots_turn(),
-            "turn": g.turn,
-            "hands": hands,
-            "hand_sizes": list(obs.hand_sizes),
-            "decks": list(obs.deck_sizes),
-            "out": [c.text for c in obs.out],
-            "out_unseen": obs.out_unseen,
-            "cards_out": len(obs.out) + obs.out_unseen,
-            "filled": filled,
-            "slots": slots,
-            "outcome": over,
-            "message": silent_message(g, self.seat),
-            "share": share_line(self) if over is not None else None,
-            "goal": "Reach the Summit together, without talking (V1)",
-            "par": None,
-            "par_proven": False,
-            "puzzle": None,
-            "can_undo": False,
-            "moves": history,
-            "last_move": last.to_json() if last else None,
-            "targets": (legal := targets(g) if mine else {}),
-            "no_slot": no_slot(g, g.hands[g.to_move], legal) if mine else {},
+            "targets": (legal := targets(g) if to_play else {}),
+            "no_slot": no_slot(g, g.hands[g.to_move], legal) if to_play else {},
             "svg": game_svg(g, "", hands=False, interactive=True, marks=move_marks(last)),
-            "card_svgs": {c.text: card_svg(c, 46) for c in sort_cards(set(obs.hand))},
         }
 
     # ---- moves ---------------------------------------------------------------------------
@@ -272,18 +196,14 @@ class Session:
                     d.pop(k, None)
         return Move.from_json(d)
 
-    def _person_to_move(self) -> None:
-        """In a silent game, :class:`Conflict` unless the person's seat is to move."""
-        g = self.game
-        if self.silent and g.outcome() is None and g.to_move != self.seat:
-            raise Conflict(f"it is player {g.to_move + 1}'s turn (the {self.bot} bot); "
-                           f"you play player {self.seat + 1}")
+    def person_to_move(self) -> None:
+        """:class:`Conflict` unless the person may move now (always, in an open game)."""
 
     def check(self, data: Any) -> dict[str, Any]:
         """Would this placement be legal now? ``{"legal": true, "cost": N, "text": ...}`` or
         ``{"legal": false, "ruling": "R5", "reason": ...}``; the discards are not needed
         (the cost says how many to choose). Raises :class:`RecordError` for a malformed
-        request, :class:`Conflict` in a silent game when a bot is to move."""
+        request, :class:`Conflict` when the person may not move (:meth:`person_to_move`)."""
         if not isinstance(data, dict):
             raise RecordError("a check is a JSON object with card, row, slot")
         g = self.game
@@ -291,7 +211,7 @@ class Session:
         if over is not None:
             return {"legal": False, "ruling": "R10" if over == "win" else "R12",
                     "reason": f"the game is over ({over})"}
-        self._person_to_move()
+        self.person_to_move()
         probe = dict(data)
         probe.pop("discard", None)
         move = self.parse_move({**probe, "discard": []})
@@ -309,26 +229,55 @@ class Session:
 
     def play(self, data: Any) -> None:
         """Check and make one move (raises :class:`IllegalMoveError` naming the ruling, or
-        :class:`RecordError` for a malformed one; :class:`Conflict` in a silent game when a
-        bot is to move)."""
-        self._person_to_move()
+        :class:`RecordError` for a malformed one; :class:`Conflict` when the person may not
+        move, :meth:`person_to_move`)."""
+        self.person_to_move()
         self.game.push(self.parse_move(data))
 
     def play_bot(self, move: Move) -> None:
         """Make the bot's ``move`` (checked by the rules engine like any other);
         :class:`Conflict` unless a bot is to move."""
         if not self.bots_turn():
-            raise Conflict("no bot is to move" if self.silent else "an open game has no bots")
+            raise Conflict("an open game has no bots")
         self.game.push(move)
 
     def undo(self) -> None:
-        """Take back the last move; :class:`Conflict` if none was made, or in a silent game
-        (a card seen cannot be unseen)."""
-        if self.silent:
-            raise Conflict("a silent game has no undo: the cards drawn have been seen")
+        """Take back the last move; :class:`Conflict` if none was made."""
         if not self.game.move_stack:
             raise Conflict("nothing to undo")
         self.game.pop()
+
+
+@dataclass
+class OpenGame(WebGame):
+    """A game with every card shown (a deal or a daily puzzle): every hand, every deck in
+    order; undo, hints from the reference line or the solver, and the solution."""
+
+    mode: ClassVar[str] = "open"
+
+    def state(self) -> dict[str, Any]:
+        """The JSON the page draws from (see ``docs/web.md``): every card."""
+        g = self.game
+        over = g.outcome()
+        last = g.move_stack[-1] if g.move_stack else None
+        hand_cards = sorted({c for h in g.hands for c in h}, key=lambda c: c.sort_key())
+        pz = self.puzzle
+        return {
+            **self._shared_state(over is None, last),
+            "hands": [[c.text for c in h] for h in g.hands],
+            "decks": [len(d) for d in g.decks],
+            "deck_cards": [[c.text for c in d] for d in g.decks],
+            "cards_out": len(g.out),
+            "message": outcome_message(g, pz),
+            "goal": pz.goal,
+            "par": pz.par,
+            "par_proven": pz.par_proven,
+            "puzzle": {"date": pz.date, "kind": pz.kind, "size": pz.size, "grade": pz.grade}
+            if pz.date else None,
+            "can_undo": bool(g.move_stack),
+            "moves": [{"text": text, "move": m.to_json()} for m, text, _, _ in self.history()],
+            "card_svgs": {c.text: card_svg(c, 46) for c in hand_cards},
+        }
 
     # ---- hints and the solution -----------------------------------------------------------
 
@@ -338,8 +287,8 @@ class Session:
         return ref is not None and len(done) < len(ref) and ref[: len(done)] == done
 
     def hint_step(self) -> dict[str, Any] | tuple[str, Game, list[Move]]:
-        """The first half of a hint (open games): the answer when it needs no search (the
-        reference line's or the solver's last line's next move), else what to solve:
+        """The first half of a hint: the answer when it needs no search (the reference
+        line's or the solver's last line's next move), else what to solve:
         ``("reference", start, [])`` at the start of a deal without a reference line, or
         ``("line", position, moves made)``. Raises :class:`Conflict` when the game is over."""
         g = self.game
@@ -396,6 +345,104 @@ class Session:
         return {"move": move.to_json(), "text": self.game.move_text(move), "source": source}
 
 
+@dataclass
+class SilentGame(WebGame):
+    """The real game (ruling V1): the person plays seat ``seat`` (0-based) and sees only
+    that seat's observation (:mod:`model.observation`); the other seats are played by the
+    bot ``bot``. ``challenge`` is the date of a daily challenge, else ``""``. No undo and
+    no solution while it is on."""
+
+    mode: ClassVar[str] = "silent"
+
+    seat: int = 0
+    bot: str = ""
+    challenge: str = ""
+
+    def bots_turn(self) -> bool:
+        """Whether a bot is to move (the game on, another seat to move)."""
+        return self.game.outcome() is None and self.game.to_move != self.seat
+
+    def seen(self, move: Move) -> Move:
+        """``move`` as the person's seat saw it (V1): under ``discards_seen=own`` another
+        seat's discards blanked."""
+        if (self.game.rules.discards_seen != "all" and move.player != self.seat + 1
+                and move.discard):
+            return Move(move.kind, move.player, move.card, move.row, move.slot, move.to_row,
+                        move.to_slot, ())
+        return move
+
+    def state(self) -> dict[str, Any]:
+        """The state as the person's seat sees it (ruling V1,
+        :func:`model.observation.observe`): the own hand, the mountain, the cards seen out,
+        every hand's and deck's size, the moves as that seat saw them; never another hand
+        or a deck's order. ``hands`` holds the seat's hand and ``None`` for the others."""
+        g = self.game
+        over = g.outcome()
+        obs = observe(g, self.seat)
+        mine = over is None and g.to_move == self.seat
+        last = obs.history[-1] if obs.history else None
+        history = [{"text": text, "move": seen.to_json(), "bot": real.player != self.seat + 1}
+                   for real, _, seen, text in self.history()]
+        hands: list[list[str] | None] = [None] * g.players
+        hands[self.seat] = [c.text for c in obs.hand]
+        return {
+            **self._shared_state(mine, last),
+            "seat": self.seat + 1,
+            "bot": self.bot,
+            "challenge": self.challenge or None,
+            "your_turn": mine,
+            "bots_turn": self.bots_turn(),
+            "hands": hands,
+            "hand_sizes": list(obs.hand_sizes),
+            "decks": list(obs.deck_sizes),
+            "out": [c.text for c in obs.out],
+            "out_unseen": obs.out_unseen,
+            "cards_out": len(obs.out) + obs.out_unseen,
+            "message": silent_message(g, self.seat),
+            "share": share_line(self) if over is not None else None,
+            "goal": "Reach the Summit together, without talking (V1)",
+            "par": None,
+            "par_proven": False,
+            "puzzle": None,
+            "can_undo": False,
+            "moves": history,
+            "card_svgs": {c.text: card_svg(c, 46) for c in sort_cards(set(obs.hand))},
+        }
+
+    def person_to_move(self) -> None:
+        """:class:`Conflict` unless the person's seat is to move (or the game is over)."""
+        g = self.game
+        if g.outcome() is None and g.to_move != self.seat:
+            raise Conflict(f"it is player {g.to_move + 1}'s turn (the {self.bot} bot); "
+                           f"you play player {self.seat + 1}")
+
+    def play_bot(self, move: Move) -> None:
+        """Make the bot's ``move`` (checked by the rules engine like any other);
+        :class:`Conflict` unless a bot is to move."""
+        if not self.bots_turn():
+            raise Conflict("no bot is to move")
+        self.game.push(move)
+
+    def undo(self) -> None:
+        """Always :class:`Conflict`: a card seen cannot be unseen."""
+        raise Conflict("a silent game has no undo: the cards drawn have been seen")
+
+
+def new_game(sid: str, game: Game, title: str, puzzle: Puzzle | None = None,
+             recipe: dict[str, Any] | None = None,
+             silent: dict[str, Any] | None = None) -> WebGame:
+    """A :class:`SilentGame` of ``game`` when ``silent`` (its ``seat``, ``bot`` and
+    ``challenge``) is given, else an :class:`OpenGame`; the puzzle's solution, if any, is
+    its reference line."""
+    common: dict[str, Any] = {"start_turn": game.turn, "recipe": recipe or {}}
+    pz = puzzle or Puzzle()
+    w: WebGame = (SilentGame(sid, game, title, pz, **common, **silent) if silent
+                  else OpenGame(sid, game, title, pz, **common))
+    if pz.solution:
+        w.reference, w.reference_source = list(pz.solution), "solution"
+    return w
+
+
 def _without(hand: list, card: Any) -> list:
     rest = list(hand)
     rest.remove(card)
@@ -439,7 +486,7 @@ def silent_message(game: Game, seat: int) -> str:
             "The review shows where it was lost.")
 
 
-def share_line(session: Session) -> str:
+def share_line(session: SilentGame) -> str:
     """The result line to share: ``Ascent 2026-12-02 · 3 players · Summit in 52 turns, 18
     cards out`` or ``… · 41 of 45 slots`` (a deal number instead of the date outside the
     daily challenge)."""
@@ -455,7 +502,7 @@ def share_line(session: Session) -> str:
 
 
 class GameStore:
-    """Sessions by id, kept in a :class:`web.store.GameDB` (SQLite; at most ``max_games``,
+    """Games (:class:`WebGame`) by id, kept in a :class:`web.store.GameDB` (SQLite; at most ``max_games``,
     the one changed least recently goes first) and, the ``in_memory`` (default
     ``max_games``) most recently used, in memory; a game not in memory is rebuilt from the
     file (after a restart)."""
@@ -466,41 +513,38 @@ class GameStore:
         self.db = db if db is not None else GameDB(None, max_games)
         self.db.max_games = max_games
         # every game kept is held in memory too unless told otherwise: a game rebuilt from the
-        # file while a request still holds its old session would lose that request's move
+        # file while a request still holds its old copy would lose that request's move
         self.in_memory = max(1, min(in_memory or max_games, max_games))
-        self._games: OrderedDict[str, Session] = OrderedDict()
+        self._games: OrderedDict[str, WebGame] = OrderedDict()
         self._lock = threading.Lock()
 
     def add(self, game: Game, title: str, puzzle: Puzzle | None = None,
-            recipe: dict[str, Any] | None = None, **silent: Any) -> Session:
-        """A new :class:`Session` of ``game`` (its start) under a fresh random id, written to
-        the database; the puzzle's solution, if any, becomes its reference line. ``silent``:
-        ``mode``, ``seat``, ``bot``, ``challenge`` of a silent game."""
-        sid = secrets.token_hex(8)
-        s = Session(sid, game, title, puzzle or Puzzle(), start_turn=game.turn,
-                    recipe=recipe or {}, **silent)
-        if s.puzzle.solution:
-            s.reference, s.reference_source = list(s.puzzle.solution), "solution"
+            recipe: dict[str, Any] | None = None,
+            silent: dict[str, Any] | None = None) -> WebGame:
+        """A new game of ``game`` (its start) under a fresh random id (:func:`new_game`:
+        a :class:`SilentGame` when ``silent`` gives its ``seat``, ``bot`` and ``challenge``,
+        else an :class:`OpenGame`), written to the database."""
+        s = new_game(secrets.token_hex(8), game, title, puzzle, recipe, silent)
         self._keep(s)
         self.save(s)
         return s
 
-    def _keep(self, s: Session) -> None:
+    def _keep(self, s: WebGame) -> None:
         with self._lock:
             self._games[s.id] = s
             self._games.move_to_end(s.id)
             while len(self._games) > self.in_memory:
                 self._games.popitem(last=False)
 
-    def save(self, s: Session) -> None:
+    def save(self, s: WebGame) -> None:
         """Write ``s`` to the database (after every change); drops the oldest games beyond
         ``max_games`` from memory too."""
         for gid in self.db.put(s.id, s.to_data()):
             with self._lock:
                 self._games.pop(gid, None)
 
-    def get(self, sid: str) -> Session:
-        """The session of id ``sid``, from memory or rebuilt from the database;
+    def get(self, sid: str) -> WebGame:
+        """The game of id ``sid``, from memory or rebuilt from the database;
         :class:`NotFound` if there is none (or it was dropped)."""
         with self._lock:
             s = self._games.get(sid)
@@ -510,7 +554,7 @@ class GameStore:
             data = self.db.get(sid) if _ID_RE.fullmatch(sid) else None
             if data is None:
                 raise NotFound(f"no game {sid[:40]!r} (the server keeps the last {self.max_games} games)")
-            s = session_from_data(sid, data)
+            s = game_from_data(sid, data)
             s.review = self.db.get_review(sid)
             self._keep(s)
         s.used = time.monotonic()
@@ -612,36 +656,33 @@ def silent_game(body: dict[str, Any]) -> tuple[Game, str, dict[str, Any]]:
     return game, title, recipe
 
 
-def start_from_recipe(recipe: dict[str, Any]) -> tuple[Game, str, Puzzle, dict[str, Any]]:
-    """The start, title, puzzle and silent parameters (``mode``, ``seat``, ``bot``,
-    ``challenge``) of a game from the recipe it was made from: ``{"seed": N, "players": P,
+def start_from_recipe(recipe: dict[str, Any]) -> tuple[Game, str, Puzzle, dict[str, Any] | None]:
+    """The start, title, puzzle and silent parameters (``seat``, ``bot``, ``challenge``;
+    ``None`` for an open game) of a game from the recipe it was made from: ``{"seed": N, "players": P,
     "rules": {...}}``, ``{"puzzle": RECORD}`` or ``{"silent": {...}}``. Raises
     :class:`RecordError` for a recipe that is none of these."""
     if "silent" in recipe:
         sil = recipe["silent"]
         game, title = game_from_seed(sil["seed"], sil["players"], sil["rules"])
-        return game, title, Puzzle(), {"mode": "silent", "seat": sil["seat"] - 1,
-                                       "bot": sil["bot"], "challenge": sil.get("challenge", "")}
+        return game, title, Puzzle(), {"seat": sil["seat"] - 1, "bot": sil["bot"],
+                                       "challenge": sil.get("challenge", "")}
     if "puzzle" in recipe:
         game, title, pz = puzzle_from_record(recipe["puzzle"])
-        return game, title, pz, {}
+        return game, title, pz, None
     if "seed" in recipe:
         game, title = game_from_seed(recipe["seed"], recipe.get("players", 1), recipe.get("rules"))
-        return game, title, Puzzle(), {}
+        return game, title, Puzzle(), None
     raise RecordError("a stored game needs a recipe: seed, puzzle or silent")
 
 
-def session_from_data(sid: str, data: dict[str, Any]) -> Session:
-    """The :class:`Session` ``sid`` rebuilt from :meth:`Session.to_data`'s JSON: its start
-    from the recipe, then its moves replayed by the rules engine (an
+def game_from_data(sid: str, data: dict[str, Any]) -> WebGame:
+    """The game ``sid`` rebuilt from :meth:`WebGame.to_data`'s JSON: its start from the
+    recipe, then its moves replayed by the rules engine (an
     :class:`~model.errors.IllegalMoveError` if one does not replay)."""
     game, _, pz, silent = start_from_recipe(data["recipe"])
-    s = Session(sid, game, data.get("title", ""), pz, start_turn=game.turn,
-                recipe=data["recipe"], **silent)
+    s = new_game(sid, game, data.get("title", ""), pz, data["recipe"], silent)
     for i, m in enumerate(data.get("moves", [])):
         game.push(Move.from_json(m, i + 1))
-    if pz.solution:
-        s.reference, s.reference_source = list(pz.solution), "solution"
     if data.get("reference") is not None:
         s.reference = [Move.from_json(m) for m in data["reference"]]
     s.reference_source = data.get("reference_source", s.reference_source)
@@ -725,10 +766,10 @@ def _replays(start: Game, moves: list[Move]) -> bool:
     return True
 
 
-def solution_line(session: Session,
+def solution_line(session: OpenGame,
                   solver: Callable[[Game, float], list[Move] | None]) -> list[Move]:
-    """The reference line from the session's start: the puzzle's solution, or else the
-    solver's winning plan (cached on the session). Raises :class:`Conflict` if none."""
+    """The reference line from the game's start: the puzzle's solution, or else the
+    solver's winning plan (cached on the game). Raises :class:`Conflict` if none."""
     if session.reference is None:
         start = session.start_game()
         line = solver(start, SOLVER_SECONDS)
@@ -738,7 +779,7 @@ def solution_line(session: Session,
     return session.reference
 
 
-def reveal_step(session: Session, k: int,
+def reveal_step(session: OpenGame, k: int,
                 solver: Callable[[Game, float], list[Move] | None]) -> dict[str, Any]:
     """Step ``k`` (0 = the start) of the solution: the move just made, the picture after it,
     and the total number of moves. Raises :class:`NotFound` for a ``k`` out of range."""

@@ -4,7 +4,7 @@ from an observation, and the review of a finished game.
 
 A bot is given the :class:`~model.observation.Observation` of its seat and nothing else (ruling
 V1); its move is checked by the rules engine when the server makes it
-(:meth:`web.games.Session.play_bot`).
+(:meth:`web.games.SilentGame.play_bot`).
 """
 
 from __future__ import annotations

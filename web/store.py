@@ -1,7 +1,7 @@
 """Games and their reviews on disk: one SQLite file, kept across restarts of the server.
 
 :class:`GameDB` holds one row per game (its recipe, its moves, its reference line: what
-:mod:`web.games` needs to rebuild the session) and one per review, as JSON text. The file is
+:mod:`web.games` needs to rebuild the game) and one per review, as JSON text. The file is
 in WAL mode (readers never wait for the writer) and the server writes through one connection
 under one lock (one writer). At most ``max_games`` games are kept; beyond that the one
 changed least recently goes first, with its review.

@@ -7,7 +7,7 @@ background: the bot gets its seat's observation (ruling V1) and thinks in a pool
 never wait behind a review nor take a hint's place). The person's move has been answered by
 then. ``POST /api/games/{id}/advance`` (the page asks for it after a pause) makes the move that
 was prepared, waiting for it only while the bot still thinks; the move goes through the rules
-engine like any other (:meth:`web.games.Session.play_bot`). So one game's bots never delay
+engine like any other (:meth:`web.games.SilentGame.play_bot`). So one game's bots never delay
 another player's move, and a bot's thinking overlaps the page's pause.
 
 At most one move is prepared per game (for the turn the game is at); a move prepared for a
@@ -27,7 +27,7 @@ from starlette.concurrency import run_in_threadpool
 
 from model.moves import Move
 from model.observation import observe
-from web.games import Conflict, Session
+from web.games import Conflict, SilentGame
 from web.jobs import timed_bot_move
 from web.pool import JobPool
 
@@ -75,7 +75,7 @@ class TeamMates:
         self._wall: collections.deque[float] = collections.deque(maxlen=SAMPLES)
         self._cpu: collections.deque[float] = collections.deque(maxlen=SAMPLES)
 
-    def prepare(self, s: Session, turn: int) -> None:
+    def prepare(self, s: SilentGame, turn: int) -> None:
         """Start the move of the bot to move in ``s`` at ``turn`` unless it is started
         already (the caller read ``turn`` and that a bot is to move under the game's lock)."""
         old = self._prepared.get(s.id)
@@ -98,7 +98,7 @@ class TeamMates:
         return p is not None and p.turn == turn and p.task.done() and not p.task.cancelled() \
             and p.task.exception() is None
 
-    async def move(self, s: Session, turn: int, wait: float) -> Move | None:
+    async def move(self, s: SilentGame, turn: int, wait: float) -> Move | None:
         """The bot's move of ``s`` at ``turn``: the prepared one (started now if it was
         not), waiting at most ``wait`` seconds; ``None`` if it is not ready by then (it goes
         on being made). A bot that failed raises its error (and is asked again next time)."""
@@ -113,7 +113,7 @@ class TeamMates:
             raise Conflict("the game moved on meanwhile")
         return p.task.result()
 
-    async def _make(self, s: Session, turn: int) -> Move:
+    async def _make(self, s: SilentGame, turn: int) -> Move:
         t0 = time.monotonic()
 
         def look() -> Any:
