@@ -25,7 +25,7 @@ from __future__ import annotations
 import bisect
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -85,9 +85,10 @@ def fit_calibration(chances: Sequence[float], won: Sequence[bool], team: str,
                     ) -> Calibration:
     """The isotonic calibration of ``won`` (whether each position's game was won) on the
     estimator's ``chances`` (one a position): the pool-adjacent-violators fit, one knot a
-    block at its mean chance. Raises ``ValueError`` for no position or lengths that
-    differ."""
-    from scipy.optimize import isotonic_regression
+    block at its mean chance. Needs SciPy (≥ 1.12; only the fit, which the benchmark makes:
+    the reviews read the fitted knots). Raises ``ValueError`` for no position or lengths
+    that differ."""
+    from scipy.optimize import isotonic_regression  # type: ignore[import-untyped, unused-ignore]
 
     if not chances or len(chances) != len(won):
         raise ValueError("need one outcome per chance, and at least one")
@@ -111,7 +112,7 @@ def fit_calibration(chances: Sequence[float], won: Sequence[bool], team: str,
                        {"positions": len(xs), **(info or {})})
 
 
-@lru_cache(maxsize=None)
+@cache
 def calibration_for(team: str | None, estimator: str = "greedy") -> Calibration | None:
     """The calibration of ``estimator``'s chances for games played by ``team`` (the bot in
     the other seats), or ``None`` when the project has none (then the estimator's chance is

@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from bots.advice import ESTIMATOR_TEXT, ESTIMATORS, MoveChance, advise, rated_moves
+from bots.calibration import Calibration, calibration_for
 from bots.mistakes import (
     CAP_WORLDS,
     FDR_LEVEL,
@@ -98,6 +99,17 @@ class MoveReview:
     q_value: float | None = None
     fdr: bool = True
     drawn: list[str] = field(default_factory=list)
+    calibration: Calibration | None = None
+
+    def shown(self, r: MoveChance) -> float:
+        """The chance of ``r`` as the review shows it: calibrated for the team that played
+        (:mod:`bots.calibration`) when the review has a calibration, else the estimator's."""
+        return self.calibration(r.chance) if self.calibration is not None else r.chance
+
+    def shown_interval(self, r: MoveChance) -> tuple[float, float]:
+        """The 95 % interval of :meth:`shown` (the ends mapped; the map is monotone)."""
+        lo, hi = r.interval
+        return self.calibration.interval(lo, hi) if self.calibration is not None else (lo, hi)
 
     @property
     def mark_alone(self) -> str | None:
@@ -190,13 +202,16 @@ class MoveReview:
 
     def to_json(self) -> dict[str, Any]:
         def iv(r: MoveChance) -> list[float]:
-            return [round(x, 4) for x in r.interval]
+            return [round(x, 4) for x in self.shown_interval(r)]
 
         return {"index": self.index, "player": self.player, "move": self.move.to_json(),
-                "text": self.text, "chance_before": round(self.before.chance, 4),
+                "text": self.text, "chance_before": round(self.shown(self.before), 4),
                 "interval_before": iv(self.before), "bot_move": self.bot_move.to_json(),
-                "chance_after": round(self.after.chance, 4), "interval_after": iv(self.after),
-                "chance_best": round(self.best.chance, 4), "interval_best": iv(self.best),
+                "chance_after": round(self.shown(self.after), 4), "interval_after": iv(self.after),
+                "chance_best": round(self.shown(self.best), 4), "interval_best": iv(self.best),
+                "estimate": {"before": round(self.before.chance, 4),
+                             "after": round(self.after.chance, 4),
+                             "best": round(self.best.chance, 4)},
                 "best_move": self.best.move.to_json(), "drop": round(self.drop, 4),
                 "drop_interval": None if self.drop_interval is None
                 else [round(x, 4) for x in self.drop_interval],
@@ -229,6 +244,7 @@ class GameReview:
     complete: bool
     stats: dict[str, Any] = field(default_factory=dict)
     fdr: bool = True
+    calibration: Calibration | None = None
 
     @property
     def costly(self) -> list[MoveReview]:
@@ -274,8 +290,13 @@ class GameReview:
                           "q_value": m.q_value, "drop": round(p.drop, 4),
                           "interval": [round(x, 4) for x in p.interval], "worlds": p.worlds,
                           "alternative": p.alternative.to_json()})
+        c = self.calibration
         return {"players": self.players, "bot": self.bot, "estimator": self.estimator,
-                "estimator_text": ESTIMATOR_TEXT[self.estimator], "outcome": self.outcome,
+                "estimator_text": ESTIMATOR_TEXT[self.estimator]
+                + (f", calibrated for {c.team} team-mates" if c is not None else ""),
+                "team": c.team if c is not None else None,
+                "calibration": c.to_json() if c is not None else None,
+                "outcome": self.outcome,
                 "complete": self.complete, "moves": [m.to_json() for m in self.moves],
                 "costly": [m.index for m in self.costly], "fdr": self.fdr, "marks": marks,
                 "open_hand": self.open_hand, "stats": self.stats}
@@ -288,7 +309,8 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "uct",
                 workers: int = 1, marks: bool = True,
                 paired_cap: int = CAP_WORLDS, fdr: bool = True,
                 done: dict[int, MoveReview] | None = None,
-                reviewed: Callable[[MoveReview], None] | None = None) -> GameReview:
+                reviewed: Callable[[MoveReview], None] | None = None,
+                team: str | None = None) -> GameReview:
     """Review the game of ``moves`` played from ``start`` (a deal or a fully known position).
 
     Each position gets ``worlds`` sampled worlds per rated move (fewer when the best move
@@ -306,7 +328,10 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "uct",
     reviewed by a stopped review of the same game with the same settings (by 0-based move
     index, :meth:`MoveReview.from_state`): kept as they are, not reviewed again;
     ``reviewed(move_review)``, when given, is called with each move's review as it is made
-    (in this process; to keep it for ``done``). A ``KeyboardInterrupt`` ends
+    (in this process; to keep it for ``done``). ``team``: the bot that sat in the other
+    seats (``uct``, …): the chances shown are then calibrated for it
+    (:func:`bots.calibration.calibration_for`; none where the project has no calibration
+    for it); the paired drops and the marks stay the estimator's. A ``KeyboardInterrupt`` ends
     the review with the moves reviewed so far (``complete=False``; no open-hand verdicts).
     Raises :class:`~model.errors.IllegalMoveError` for an illegal move of the game (replayed
     by :mod:`model` first), ``ValueError`` for an unknown bot or estimator, a bot that sees
@@ -345,8 +370,10 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "uct",
     except KeyboardInterrupt:
         complete = False
     reviews = [found[i] for i in sorted(found)]
+    calibration = calibration_for(team, estimator)
     for m in reviews:
         m.drawn = cards_drawn(games[m.index - 1], games[m.index], m.player - 1)
+        m.calibration = calibration
     if complete and len(reviews) != len(moves):  # pragma: no cover - a worker's answer lost
         complete = False
     apply_game_fdr(reviews, fdr)  # over the decisions compared (so far, if interrupted)
@@ -358,6 +385,7 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "uct",
     return GameReview(
         players=last.players, moves=reviews, estimator=estimator, bot=bot,
         open_hand=verdicts, outcome=last.outcome(), complete=complete, fdr=fdr,
+        calibration=calibration,
         stats={"seconds": round(time.monotonic() - t0, 3), "review_seconds": round(seconds, 3),
                "worlds_per_move": worlds, "candidates": candidates, "workers": workers,
                "paired_cap": paired_cap if marks else 0,
@@ -505,10 +533,13 @@ def review_chart(review: GameReview, window: tuple[int, int] | list[int] | None 
     oh = review.open_hand or {}
     if losing_move is None and window is None and oh.get("losing_move"):
         losing_move = oh["losing_move"]
-    points = [ChartPoint(m.index, m.before.chance, m.before.interval, m.after.chance, m.mark,
-                         m.drop if m.mark else None) for m in review.moves]
+    points = [ChartPoint(m.index, m.shown(m.before), m.shown_interval(m.before),
+                         m.shown(m.after), m.mark, m.drop if m.mark else None)
+              for m in review.moves]
+    c = review.calibration
     title = (f"Win chance over the game ({review.players} player"
-             f"{'s' if review.players > 1 else ''}, {review.outcome or 'unfinished'})")
+             f"{'s' if review.players > 1 else ''}, {review.outcome or 'unfinished'}"
+             + (f"; calibrated for {c.team} team-mates)" if c is not None else ")"))
     return chance_chart(points, title, tuple(window) if window else None,  # type: ignore[arg-type]
                         losing_move)
 

@@ -57,6 +57,11 @@ def _pct(x: float) -> str:
                    "discoveries over every decision compared in the game (each decision's "
                    "one-sided exact McNemar p-value, adjusted for its looks); \"sure\" is "
                    "then 1 - q. --no-marks-fdr judges each decision alone (sure = 1 - p).")
+@click.option("--team", default=None, metavar="BOT",
+              help="The bot that played in the other seats (default: the record's \"bot\", "
+                   "as ascent simulate writes it): the chances shown are calibrated for that "
+                   "team where the project has a calibration (uct); 'none': the estimator's "
+                   "chances as they are.")
 @click.option("--seed", "bot_seed", type=int, default=0, show_default=True,
               help="Seed of the sampled worlds (the review is repeatable).")
 @click.option("--json", "as_json", is_flag=True,
@@ -69,7 +74,7 @@ def _pct(x: float) -> str:
 @click.option("--quiet", is_flag=True, help="No progress on standard error.")
 def review(record: str, worlds: int, estimator: str, candidates: int, time_limit: float | None,
            open_hand: bool, plot_path: str | None, workers: int, marks: bool, paired_cap: int,
-           fdr: bool, bot_seed: int, as_json: bool, quiet: bool) -> None:
+           fdr: bool, team: str | None, bot_seed: int, as_json: bool, quiet: bool) -> None:
     """Review a played game (PLAN: a game record, or - for standard input) from the
     players' point of view: at every move, from what the mover could see (ruling V1), the
     win chance before it (playing on as the strong bot would), after the move played, and
@@ -98,6 +103,7 @@ def review(record: str, worlds: int, estimator: str, candidates: int, time_limit
       ascent review games/greedy-p1-seed3.json --worlds 8
       ascent review games/greedy-p1-seed3.json --worlds 8 --json --no-open-hand
     """
+    from bots.calibration import calibrated_teams
     from bots.review import plot_review, review_game
 
     if time_limit is not None and (time_limit != time_limit or not time_limit > 0):
@@ -109,6 +115,14 @@ def review(record: str, worlds: int, estimator: str, candidates: int, time_limit
     name, plan = load_played_record(record, "review")
     if not plan.moves:
         raise CliError(f"{name}: the record has no moves to review")
+    if team is None:
+        sat = plan.extra.get("bot")
+        team = sat.get("name") if isinstance(sat, dict) else sat if isinstance(sat, str) else None
+    elif team == "none":
+        team = None
+    elif team not in calibrated_teams() + ["greedy"]:
+        raise CliError(f"--team: no calibration for {team!r}; valid: "
+                       + ", ".join(calibrated_teams() + ["greedy", "none"]))
 
     def progress(done: int, total: int) -> None:
         if not quiet:
@@ -118,7 +132,7 @@ def review(record: str, worlds: int, estimator: str, candidates: int, time_limit
         r = review_game(plan.start, plan.moves, worlds=worlds, time_limit=time_limit,
                         progress=progress, open_hand=open_hand, estimator=estimator,
                         candidates=candidates, seed=bot_seed, workers=workers, marks=marks,
-                        paired_cap=paired_cap, fdr=fdr)
+                        paired_cap=paired_cap, fdr=fdr, team=team)
     except IllegalMoveError as exc:  # pragma: no cover - replayed above
         raise CliError(f"{name}: {exc}") from None
     plot_error = None
@@ -177,8 +191,8 @@ def _print_review(r) -> None:
         if oh.get("losing_move") == m.index:
             note = (note + " · " if note else "") + "open-hand losing move"
         screened = screened or m.drop_interval is None
-        table.add_row(str(m.index), m.text, _pct(m.before.chance), _pct(m.after.chance),
-                      _pct(m.best.chance), _drop_text(m), named, " ".join(m.drawn), note)
+        table.add_row(str(m.index), m.text, _pct(m.shown(m.before)), _pct(m.shown(m.after)),
+                      _pct(m.shown(m.best)), _drop_text(m), named, " ".join(m.drawn), note)
     out.print(table)
     out.print(Text("drop: the paired comparison's drop in the chance to win (points) with its "
                    "95 % interval" + ("; * not compared: the screen's drop, biased up"
@@ -220,5 +234,8 @@ def _print_review(r) -> None:
         if oh.get("reason"):
             out.print(Text(f"  {oh['reason']}", style="dim"))
     outcome = r.outcome or "unfinished"
-    out.print(Text(f"Estimator: {r.estimator}: {ESTIMATOR_TEXT[r.estimator]}. Outcome: "
+    cal = (f"; the chances calibrated for {r.calibration.team} team-mates (bots/data/"
+           f"calibration-{r.calibration.team}.json), the drops and marks the estimator's"
+           if r.calibration is not None else "")
+    out.print(Text(f"Estimator: {r.estimator}: {ESTIMATOR_TEXT[r.estimator]}{cal}. Outcome: "
                    f"{outcome} · {len(r.moves)} moves · {r.stats['seconds']:.1f} s", style="dim"))

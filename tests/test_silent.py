@@ -263,3 +263,62 @@ def test_the_chart_is_one_svg_for_the_page_and_the_plot(tmp_path) -> None:
     assert (tmp_path / "c.svg").read_text(encoding="utf-8") == review_chart(r)
     with pytest.raises(FileExistsError):
         plot_review(r, tmp_path / "c.svg")
+
+
+def test_the_uct_calibration_is_monotone_and_only_changes_the_chances_shown() -> None:
+    from bots.calibration import calibration_for
+
+    cal = calibration_for("uct")
+    assert cal is not None and calibration_for("greedy") is None and calibration_for(None) is None
+    xs = [i / 200 for i in range(201)]
+    ys = [cal(x) for x in xs]
+    assert ys == sorted(ys) and all(0 <= y <= 1 for y in ys)
+    game = _greedy_game(4)
+    plain = review_game(game.plan.start, game.plan.moves, worlds=4, open_hand=False,
+                        paired_cap=16).to_json()
+    team = review_game(game.plan.start, game.plan.moves, worlds=4, open_hand=False,
+                       paired_cap=16, team="uct").to_json()
+    assert team["team"] == "uct" and "calibrated for uct" in team["estimator_text"]
+    for a, b in zip(plain["moves"], team["moves"]):
+        assert b["estimate"]["before"] == a["chance_before"]
+        assert b["chance_before"] == round(cal(a["chance_before"]), 4) or \
+            abs(b["chance_before"] - cal(a["chance_before"])) < 1e-3
+        lo, hi = b["interval_before"]
+        assert lo <= b["chance_before"] <= hi
+        assert (b["drop"], b["drop_interval"], b["mark"]) == (a["drop"], a["drop_interval"],
+                                                              a["mark"])
+    assert team["marks"] == plain["marks"]
+
+
+def test_fit_calibration_is_the_isotonic_fit() -> None:
+    pytest.importorskip("scipy.optimize")
+    import random as _random
+
+    from bots.calibration import fit_calibration
+
+    rng = _random.Random(3)
+    xs = [rng.random() for _ in range(400)]
+    won = [rng.random() < 0.3 + 0.6 * x for x in xs]
+    cal = fit_calibration(xs, won, "t")
+    ys = [cal(x) for x in sorted(xs)]
+    assert ys == sorted(ys)
+    # the fit keeps the share won overall (each block's mean is its share won)
+    assert abs(sum(cal(x) for x in xs) / len(xs) - sum(won) / len(won)) < 0.03
+    with pytest.raises(ValueError):
+        fit_calibration([0.5], [True, False], "t")
+
+
+def test_hint_silent_calibrates_for_the_team() -> None:
+    from bots.calibration import calibration_for
+
+    cal = calibration_for("uct")
+    base = ["hint", "--seed", "3", "--rules", "preset=tiny", "--players", "2", "--silent",
+            "--worlds", "8", "--json"]
+    res = run(*base, "--team", "uct")
+    assert res.exit_code == 0, res.stderr
+    j = json.loads(res.stdout)
+    assert j["team"] == "uct"
+    for m in j["moves"]:
+        assert m["chance"] == round(cal(m["estimate"]), 4)
+    bad = run(*base, "--team", "nobody")
+    assert bad.exit_code == 2 and bad.stderr.startswith("ascent: error: --team")

@@ -296,9 +296,9 @@ def test_a_restarted_review_is_given_the_results_kept_in_the_file(tmp_path, monk
     real = web.app.review_job
     given: list[dict] = []
 
-    def spy(start, moves, seconds, follow, known):
+    def spy(start, moves, seconds, follow, known, team):
         given.append(known)
-        return real(start, moves, seconds, follow, known)
+        return real(start, moves, seconds, follow, known, team)
 
     monkeypatch.setattr(web.app, "review_job", spy)
     with TestClient(create_app(data=tmp_path)) as c:

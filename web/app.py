@@ -760,8 +760,9 @@ async def run_review(st: AppState, s: WebGame, start: Any, moves: list[Move]) ->
     data: dict[str, Any]
     try:
         follow = "best" if isinstance(s, SilentGame) and "best" in silent_bots() else None
+        team = s.bot if isinstance(s, SilentGame) else None
         data = await st.pool.run(review_job, start, moves, st.review_seconds, follow, known,
-                                 progress=told)
+                                 team, progress=told)
     except Busy as exc:
         data = {"status": "busy", "error": str(exc), "retry_after": exc.retry_after}
     except asyncio.CancelledError:  # the server stops: the file keeps it running, resumed later

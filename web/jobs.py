@@ -58,15 +58,16 @@ def timed_bot_move(obs: Observation, name: str, seed: int) -> tuple[Move, float,
 
 def review(start: Deal | Game, moves: list[Move], seconds: float = REVIEW_SECONDS,
            silent_bot: str | None = None,
-           known: dict[str, Any] | None = None) -> dict[str, Any]:
+           known: dict[str, Any] | None = None, team: str | None = None) -> dict[str, Any]:
     """The review of a finished game (see :func:`web.review.review_data`), its progress
     (with each position's result, to keep for a resume) passed on by
-    :func:`web.pool.report_progress`; ``known``: the results kept from a stopped review."""
+    :func:`web.pool.report_progress`; ``known``: the results kept from a stopped review;
+    ``team``: the team-mates' bot (the chances calibrated for it)."""
     from web.pool import report_progress
     from web.review import review_data
 
     return review_data(start, moves, seconds, silent_bot, progress=report_progress,
-                       known=known)
+                       known=known, team=team)
 
 
 def learn(start: Deal | Game, moves: list[Move], k: int, answer: Move,

@@ -30,7 +30,7 @@ def review_data(start: Deal | Game, moves: list[Move], seconds: float,
                 silent_bot: str | None = None,
                 progress: Callable[[dict[str, Any]], None] | None = None,
                 known: dict[str, Any] | None = None,
-                budget: float = REVIEW_BUDGET) -> dict[str, Any]:
+                budget: float = REVIEW_BUDGET, team: str | None = None) -> dict[str, Any]:
     """The review of the game of ``moves`` from ``start``, ``seconds`` per position solved:
 
     ``{"status": "done", "moves": [{"index", "text", "player", "before", "after"}, …],
@@ -58,7 +58,8 @@ def review_data(start: Deal | Game, moves: list[Move], seconds: float,
     "positions"}`` as moves are reviewed (``done`` of ``positions`` moves), with
     ``"reviewed"``: the move's state (:meth:`bots.review.MoveReview.to_state`). ``known``:
     those states kept from a review that was stopped (``{"open": [state, …], "silent":
-    [state, …]}``, or dicts of them): reused, not computed again."""
+    [state, …]}``, or dicts of them): reused, not computed again. ``team``: the bot of the
+    team-mates, for the chances calibrated for it (:mod:`bots.calibration`)."""
     import time
 
     from solver.analysis import PositionVerdict, analyse, positions_of, window_text
@@ -129,7 +130,7 @@ def review_data(start: Deal | Game, moves: list[Move], seconds: float,
     if silent_bot:
         old = {int(v["index"]) - 1: v for v in _states((known or {}).get("silent"))}
         left = max(SILENT_MIN_SECONDS, budget - (time.monotonic() - t0))
-        res = silent_review(start, moves, silent_bot, left, old, progress)
+        res = silent_review(start, moves, silent_bot, left, old, progress, team)
         if res is not None:
             from bots.review import review_chart
 
@@ -168,12 +169,14 @@ def _states(kept: Any) -> list[dict[str, Any]]:
 
 def silent_review(start: Deal | Game, moves: list[Move], bot: str, seconds: float,
                   known: dict[int, dict[str, Any]] | None = None,
-                  progress: Callable[[dict[str, Any]], None] | None = None) -> Any:
+                  progress: Callable[[dict[str, Any]], None] | None = None,
+                  team: str | None = None) -> Any:
     """The silent review (:func:`bots.review.review_game` with ``bot``, ``seconds`` for the
     whole game: each decision's share of it, so a comparison stops after fewer looks than
     on the command line and marks less; no open-hand analysis), reusing the moves of
     ``known`` (:meth:`bots.review.MoveReview.to_state`, by 0-based move index) and telling
-    ``progress`` each move reviewed (see :func:`review_data`); ``None`` where the project
+    ``progress`` each move reviewed (see :func:`review_data`); ``team``: the team-mates' bot,
+    for the chances calibrated for it (:mod:`bots.calibration`); ``None`` where the project
     has no silent review."""
     try:
         from bots.review import MoveReview, review_game
@@ -189,7 +192,7 @@ def silent_review(start: Deal | Game, moves: list[Move], bot: str, seconds: floa
                       "reviewed": m.to_state()})
 
     return review_game(start, moves, bot=bot, time_limit=seconds, open_hand=False,
-                       done=done, reviewed=reviewed)
+                       done=done, reviewed=reviewed, team=team)
 
 
 def line_step(start: Game, line: list[Move], k: int) -> dict[str, Any]:
