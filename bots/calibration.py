@@ -16,7 +16,7 @@ The maps ship in ``bots/data/calibration-TEAM.json``; :func:`calibration_for` gi
 a team (``None`` where there is none: the greedy estimate is shown as it is).
 
 >>> c = Calibration("t", "greedy", ((0.0, 0.1), (0.5, 0.8), (1.0, 1.0)))
->>> c(0.0), c(0.25), c(1.0)
+>>> c(0.0), round(c(0.25), 4), c(1.0)
 (0.1, 0.45, 1.0)
 """
 
