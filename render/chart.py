@@ -8,7 +8,8 @@ inaccuracy ▲, ``?`` mistake ■, ``??`` blunder ◆ — the shape tells the ma
 A grey band shows the window in which the game was lost (the open-hand analysis), a dashed
 line the losing move when it is pinned.
 
-Colours follow the reader's light or dark mode: the SVG holds a ``<style>`` with a
+The SVG is a ``role="group"`` (it holds focusable points, so it is not an image whose
+children are presentational). Colours follow the reader's light or dark mode: the SVG holds a ``<style>`` with a
 ``prefers-color-scheme: dark`` block, and every stroke and fill is set by class, so the chart
 embedded in a page or opened alone switches with the system. Each move's point is a
 ``<g class="point">`` with ``data-move`` (``k``), ``data-position`` (``k − 1``: the position
@@ -132,7 +133,7 @@ def chance_chart(points: Sequence[ChartPoint], title: str = "",
         if not all(0.0 <= v <= 1.0 for v in (p.before, p.after, *p.interval)):
             raise ValueError(f"move {p.move}: a chance outside 0..1")
     n = max(p.move for p in points)
-    d = dw.Drawing(WIDTH, HEIGHT, font_family=FONT, role="img", class_="chance-chart")
+    d = dw.Drawing(WIDTH, HEIGHT, font_family=FONT, role="group", class_="chance-chart")
     d.view_box = (0, 0, WIDTH, HEIGHT)
     d.append(dw.Raw(f"<style>{STYLE}</style>"))
     d.append(dw.Title(title or "The chance to win, move by move"))

@@ -244,8 +244,9 @@ def learn_position(start: Deal | Game, moves: list[Move], k: int) -> dict[str, A
     """The exercise of marked move ``k``: the position before it as its player saw it (their
     own hand only, ruling V1: the other hands and the decks stay hidden, as when the move
     was made): ``{"index", "player", "text" (what was played, hidden until answered: not
-    included), "svg", "hand", "card_svgs", "targets", "no_slot"}`` (``targets``: each card's
-    legal slots, as the play page gets them). Raises ``IndexError`` for a ``k`` outside
+    included), "svg", "hand", "card_svgs", "targets", "no_slot", "moves"}`` (``targets``:
+    each card's legal slots, as the play page gets them; ``moves``: every legal move
+    ``{"move", "text"}``, for a list to choose from). Raises ``IndexError`` for a ``k`` outside
     1..len(moves)."""
     from render.svg import card_svg, game_svg
     from web.teach import no_slot, targets
@@ -258,11 +259,11 @@ def learn_position(start: Deal | Game, moves: list[Move], k: int) -> dict[str, A
     hand = g.hands[g.to_move]
     legal = targets(g)
     return {"index": k, "player": g.to_move + 1, "turn": g.turn,
-            "svg": game_svg(g, f"Before move {k}: player {g.to_move + 1} to move", hands=False,
-                            interactive=True),
+            "svg": game_svg(g, f"Before move {k}: player {g.to_move + 1} to move", hands=False),
             "hand": [c.text for c in hand],
             "card_svgs": {c.text: card_svg(c, 46) for c in set(hand)},
-            "targets": legal, "no_slot": no_slot(g, hand, legal)}
+            "targets": legal, "no_slot": no_slot(g, hand, legal),
+            "moves": [{"move": m.to_json(), "text": g.move_text(m)} for m in g.legal_moves()]}
 
 
 def judge_answer(start: Deal | Game, moves: list[Move], k: int, answer: Move,
