@@ -534,7 +534,8 @@ def review_chart(review: GameReview, window: tuple[int, int] | list[int] | None 
     if losing_move is None and window is None and oh.get("losing_move"):
         losing_move = oh["losing_move"]
     points = [ChartPoint(m.index, m.shown(m.before), m.shown_interval(m.before),
-                         m.shown(m.after), m.mark, m.drop if m.mark else None)
+                         m.shown(m.after), m.mark, m.drop if m.mark else None,
+                         tuple(m.drawn))
               for m in review.moves]
     c = review.calibration
     title = (f"Win chance over the game ({review.players} player"

@@ -86,7 +86,8 @@ class ChartPoint:
     """One move of the chart: its ``move`` number (from 1), the chance ``before`` it and that
     chance's 95 % ``interval`` (shares in 0..1), the chance ``after`` the move played, and
     its ``mark`` (``inaccuracy``, ``mistake``, ``blunder`` or ``None``) with the paired
-    ``drop`` (shares) when marked."""
+    ``drop`` (shares) when marked, and the cards its player ``drawn`` after it (texts: what
+    moves the chance from this move's "after" to the next move's "before")."""
 
     move: int
     before: float
@@ -94,6 +95,7 @@ class ChartPoint:
     after: float
     mark: str | None = None
     drop: float | None = None
+    drawn: tuple[str, ...] = ()
 
 
 def _x(k: float, n: int) -> float:
@@ -199,6 +201,8 @@ def chance_chart(points: Sequence[ChartPoint], title: str = "",
         if p.mark:
             words += f"; {p.mark} {MARK_SIGNS[p.mark]}" + (
                 f", {100 * p.drop:.0f} points lost" if p.drop is not None else "")
+        if p.drawn:
+            words += f"; then drew {' '.join(p.drawn)}"
         g = dw.Group(class_="point" + (f" marked {p.mark}" if p.mark else ""),
                      tabindex="0", role="button", aria_label=words,
                      data_move=str(p.move), data_position=str(p.move - 1))

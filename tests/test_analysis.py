@@ -126,6 +126,13 @@ def test_the_window_spans_the_unknown_positions_between_the_last_win_and_the_fir
     assert analysis("llll").window is None        # lost from the start: no move lost it
     assert analysis("wwwu").window is None        # no loss proven
     assert window_text(analysis("wwuuull").window) == "lost between move 2 and move 5"
+    from cli.analyse import summary
+
+    text = summary(analysis("wwuuull"), None)
+    assert text.startswith("The game was lost between move 2 and move 5: the position before "
+                           "move 2 could be won and the one after move 5 cannot")
+    assert summary(analysis("uuull"), None).startswith(
+        "The game was lost between move 1 and move 3: the start was not decided")
 
 
 @FAST

@@ -259,6 +259,7 @@ def test_the_chart_is_one_svg_for_the_page_and_the_plot(tmp_path) -> None:
     assert "prefers-color-scheme: dark" in svg and 'class="window"' in svg
     for m in r.moves:
         assert f'data-move="{m.index}"' in svg and f'data-position="{m.index - 1}"' in svg
+        assert (f"then drew {' '.join(m.drawn)}" in svg) == bool(m.drawn) or not m.drawn
     plot_review(r, tmp_path / "c.svg")
     assert (tmp_path / "c.svg").read_text(encoding="utf-8") == review_chart(r)
     with pytest.raises(FileExistsError):
