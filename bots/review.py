@@ -315,7 +315,9 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "uct",
 
     Each position gets ``worlds`` sampled worlds per rated move (fewer when the best move
     separates early; with ``time_limit`` seconds for the whole review, each position gets an
-    equal share, at least one world). ``bot`` (a silent bot of :func:`bots.make_bot`,
+    equal share of what is left, at least one world a rated move and the paired comparison's
+    first look, so a small limit can be exceeded; in one process the shares adapt to the time
+    the positions before took). ``bot`` (a silent bot of :func:`bots.make_bot`,
     default ``uct``, the strongest measured) names the move the chance before follows;
     ``estimator`` (one of :data:`bots.advice.ESTIMATORS`) how a world is played on;
     ``candidates``: the greedy's best K also rated; ``workers``: processes reviewing
@@ -359,7 +361,11 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "uct",
     complete = True
     try:
         if workers == 1 or len(tasks) < 2:
-            for t in tasks:
+            for n, t in enumerate(tasks):
+                if time_limit is not None:  # what is left, shared over the moves left: a
+                    # position that overran its share (its minimum of worlds) is made up for
+                    left = max(0.0, time_limit) - (time.monotonic() - t0)
+                    t = t[:3] + (max(0.0, left) / (len(tasks) - n),) + t[4:]
                 found[t[0]] = _review_position(games[t[0]], moves[t[0]], *t[1:])
                 if reviewed is not None:
                     reviewed(found[t[0]])
