@@ -515,12 +515,14 @@ def open_hand_verdicts(start: Deal | Game, moves: Sequence[Move],
                        seconds: float = OPEN_HAND_SECONDS) -> dict[str, Any]:
     """The open-hand verdicts of :func:`solver.analysis.analyse` (objective ``none``,
     ``seconds`` per position): ``{"winnable": verdict of the start, "losing_move": 1-based
-    or None, "best_instead": move JSON or None, "reason": text or None, "first_proven_loss",
-    "seconds"}``."""
+    or None, "window": [first, last] or None (:attr:`solver.analysis.Analysis.window`: the
+    moves between which the game was lost), "best_instead": move JSON or None, "reason":
+    text or None, "first_proven_loss", "seconds"}``."""
     from solver.analysis import analyse
 
     a = analyse(start, moves, "none", seconds)
     return {"winnable": a.positions[0].verdict, "losing_move": a.losing_move,
+            "window": list(a.window) if a.window is not None else None,
             "best_instead": a.best_instead.to_json() if a.best_instead else None,
             "reason": a.reason.text if a.reason is not None else None,
             "first_proven_loss": a.first_proven_loss,
@@ -537,8 +539,9 @@ def review_chart(review: GameReview, window: tuple[int, int] | list[int] | None 
     from render.chart import ChartPoint, chance_chart
 
     oh = review.open_hand or {}
-    if losing_move is None and window is None and oh.get("losing_move"):
-        losing_move = oh["losing_move"]
+    if losing_move is None and window is None:
+        losing_move = oh.get("losing_move")
+        window = oh.get("window")
     points = [ChartPoint(m.index, m.shown(m.before), m.shown_interval(m.before),
                          m.shown(m.after), m.mark, m.drop if m.mark else None,
                          tuple(m.drawn))

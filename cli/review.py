@@ -14,6 +14,7 @@ from cli.files import check_new_file
 from cli.options import COUNT, SECONDS, WORKERS
 from model.errors import IllegalMoveError
 from model.records import dumps
+from solver.analysis import window_text
 
 
 def _pct(x: float) -> str:
@@ -190,6 +191,9 @@ def _print_review(r) -> None:
         note = "◀ costly" if m.mark else ""
         if oh.get("losing_move") == m.index:
             note = (note + " · " if note else "") + "open-hand losing move"
+        elif not oh.get("losing_move") and oh.get("window") and oh["window"][0] == m.index:
+            note = (note + " · " if note else "") + \
+                f"open hand: {window_text(oh['window'])}"
         screened = screened or m.drop_interval is None
         table.add_row(str(m.index), m.text, _pct(m.shown(m.before)), _pct(m.shown(m.after)),
                       _pct(m.shown(m.best)), _drop_text(m), named, " ".join(m.drawn), note)
@@ -230,9 +234,14 @@ def _print_review(r) -> None:
         line = f"Open hand: {text}"
         if oh.get("losing_move"):
             line += f"; the open-hand losing move: move {oh['losing_move']}"
+        elif oh.get("window"):
+            line += (f"; the game was {window_text(oh['window'])} (the positions between "
+                     "stayed unknown within 1 s a position)")
         out.print(line + ".")
         if oh.get("reason"):
-            out.print(Text(f"  {oh['reason']}", style="dim"))
+            where = (f"Why the position after move {oh['first_proven_loss']} cannot be won: "
+                     if oh.get("first_proven_loss") else "")
+            out.print(Text(f"  {where}{oh['reason']}", style="dim"))
     outcome = r.outcome or "unfinished"
     cal = (f"; the chances calibrated for {r.calibration.team} team-mates (bots/data/"
            f"calibration-{r.calibration.team}.json), the drops and marks the estimator's"
