@@ -39,6 +39,8 @@ and returns the app; ``ascent serve`` runs it on uvicorn. The API (documented in
 ``POST /api/games/{id}/review/learn/{k}``   judge a better move for it (the paired test)
 ``GET  /api/status``                        the solver pool's counts, the bots, the bots'
                                             latency
+``GET  /api/rules``                         the rulings' text (R1–R13, V1, G1–G7) from
+                                            ``docs/rules.md`` (:mod:`web.rulings`)
 ``GET  /g/{id}``                            the page of a game (a link that lasts); 404
                                             (HTML or JSON) for a game not kept
 ``GET  /``                                  the page; 400 for a bad number in its address
@@ -51,11 +53,14 @@ in progress. Solver work (hints, solutions, reviews, puzzles made on demand) run
 bounded pool (:mod:`web.pool`): beyond it the answer is 503 with ``Retry-After``. The bots'
 moves of silent games have a pool of their own (:mod:`web.teammates`).
 
-Errors are JSON ``{"error": "...", "status": N}`` (plus ``ruling`` and ``reason`` for an
+Every answer under ``/api/games`` is ``Cache-Control: no-store`` (a game's state changes
+with every move; a browser's Back must not show an old one). Errors are JSON
+``{"error": "...", "status": N}`` (plus ``ruling`` and ``reason`` for an
 illegal move): 400 malformed request, 404 unknown game/date/path, 405 wrong method, 409 the
 game refuses (nothing to undo, game over with ``ruling`` R10/R12, no hint), 413 body too
 large, 422 an illegal move or impossible input, 503 the solver pool is full or a bot still
-thinks (``Retry-After``). An unexpected failure is a JSON 500 without a traceback.
+thinks (``Retry-After``). An unexpected failure is a JSON 500 without a traceback. A browser
+(``Accept: text/html``) asking for an unknown path gets a small HTML 404 page instead.
 """
 
 from __future__ import annotations
@@ -75,10 +80,12 @@ from typing import Any, AsyncIterator, Awaitable, Callable
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from model.cards import parse_card
 from model.errors import AscentError, IllegalMoveError, RecordError
@@ -114,6 +121,7 @@ from web.review import (
     marked_move,
     review_position,
 )
+from web.rulings import RulesMissing, rulings
 from web.store import DB_NAME, GameDB
 from web.teach import explain_card
 from web.teammates import TeamMates
@@ -167,6 +175,9 @@ API = [
     {"method": "POST", "path": "/api/games/{id}/review/learn/{k}",
      "does": "judge a move for marked move k with the review's paired test"},
     {"method": "GET", "path": "/api/status", "does": "the solver pool's counts and the bots"},
+    {"method": "GET", "path": "/api/rules",
+     "does": "the rulings R1–R13, V1 and G1–G7: each part (Ruling, Texts, Options, Examples) "
+             "as paragraphs and lists, from docs/rules.md"},
     {"method": "GET", "path": "/g/{id}", "does": "the page of a game"},
 ]
 
@@ -395,6 +406,32 @@ def answer_state(st: AppState, s: WebGame, state: dict[str, Any], status_code: i
 
 # ---- the page ---------------------------------------------------------------------------------
 
+#: The page's HTML is asked for again on every visit (it names the script's modules).
+PAGE_HEADERS = {"Cache-Control": "no-cache"}
+
+
+class NoStore:
+    """ASGI middleware: every answer under ``/api/games`` says ``Cache-Control: no-store``,
+    so that a browser never shows a game's old state (Back, a restored tab)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith("/api/games"):
+            await self.app(scope, receive, send)
+            return
+
+        async def send_no_store(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", [])
+                           if k.lower() != b"cache-control"]
+                message = {**message, "headers": [*headers, (b"cache-control", b"no-store")]}
+            await send(message)
+
+        await self.app(scope, receive, send_no_store)
+
+
 def page_error(request: Request, status_code: int, title: str, message: str) -> Response:
     """An error of an address of the page: a small HTML page for a browser
     (:func:`web.pages.wants_html`), else JSON ``{"error", "status"}``."""
@@ -410,7 +447,8 @@ async def index(request: Request) -> Response:
         check_page_query(request.query_params)
     except RecordError as exc:
         return page_error(request, 400, "Bad address", str(exc))
-    return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
+    return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8",
+                        headers=PAGE_HEADERS)
 
 
 async def game_page(request: Request) -> Response:
@@ -423,7 +461,8 @@ async def game_page(request: Request) -> Response:
         return page_error(request, 404, "No such game", str(exc))
     except RecordError as exc:
         return page_error(request, 400, "Bad address", str(exc))
-    return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
+    return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8",
+                        headers=PAGE_HEADERS)
 
 
 async def favicon(request: Request) -> Response:
@@ -435,6 +474,18 @@ async def favicon(request: Request) -> Response:
 async def api(request: Request) -> Response:
     """``GET /api``: the endpoints, as JSON."""
     return JSONResponse({"endpoints": API})
+
+
+@guarded
+async def rules_text(request: Request) -> Response:
+    """``GET /api/rules``: the rulings' text (:func:`web.rulings.rulings`); 404 when this
+    copy of ascent has no ``docs/rules.md``."""
+    try:
+        found = await run_in_threadpool(rulings)
+    except RulesMissing as exc:
+        raise NotFound(str(exc)) from None
+    return JSONResponse({"rulings": found, "source": "docs/rules.md"},
+                        headers={"Cache-Control": "public, max-age=3600"})
 
 
 async def status(request: Request) -> Response:
@@ -916,9 +967,14 @@ async def review_line(request: Request) -> Response:
 # ---- errors and the app -----------------------------------------------------------------------
 
 async def not_found(request: Request, exc: Exception) -> Response:
-    """An unknown path (404) or a wrong method (405), as JSON."""
+    """An unknown path (404) or a wrong method (405), as JSON; an unknown path asked by a
+    browser (``Accept: text/html``, outside ``/api``) as a small HTML page."""
     status_code = getattr(exc, "status_code", 404)
     detail = getattr(exc, "detail", "not found")
+    if (status_code == 404 and not request.url.path.startswith("/api")
+            and wants_html(request.headers.get("accept"))):
+        return HTMLResponse(error_page(404, "No such page", f"There is nothing at "
+                                       f"{request.url.path[:80]} on this server."), 404)
     return error(status_code, f"{request.method} {request.url.path}: {detail}")
 
 
@@ -936,6 +992,7 @@ ROUTES = [
     Route("/favicon.svg", favicon),
     Route("/api", api),
     Route("/api/status", status),
+    Route("/api/rules", rules_text),
     Route("/api/daily/{date}", daily_get),
     Route("/api/games", games_new, methods=["POST"]),
     Route("/api/games/{id}", game_get),
@@ -991,7 +1048,7 @@ def create_app(archive: str | Path | None = None,
             st.pool.close()
             st.db.close()
 
-    app = Starlette(routes=ROUTES, lifespan=lifespan,
+    app = Starlette(routes=ROUTES, lifespan=lifespan, middleware=[Middleware(NoStore)],
                     exception_handlers={HTTPException: not_found, Exception: server_error})
     app.state.ascent = st
     app.state.store = st.store

@@ -81,7 +81,7 @@ def error_page(status: int, title: str, message: str) -> str:
 <main class="error-page">
 <h1>{html.escape(title)}</h1>
 <p id="message" class="error" role="alert">{html.escape(message)}</p>
-<p><a href="/">Today's daily puzzle</a> · <a href="/?mode=silent&amp;players=3">Play the real game</a></p>
+<p><a href="/">Play the real game</a> · <a href="/?mode=open">Today's daily puzzle</a></p>
 </main>
 </body>
 </html>

@@ -7,18 +7,21 @@
 // dialogs (the walkthrough, the rules), review (the review after the game). This module
 // draws a state (render), plays the bots' turns, reveals the solution, and starts the game.
 
-import { $, addressText, api, query, say, setRenderer, settings, ui, withRulings } from "./js/state.js";
-import { drawMountain } from "./js/mountain.js";
+import {
+  $, addressText, api, logBotMove, query, resync, say, setRenderer, settings, ui, withRulings,
+} from "./js/state.js";
+import { drawMountain, pictureDrawing } from "./js/mountain.js";
 import {
   cancel, confirmMove, discardTwo, drawActions, drawHands, focusFirstCard, hint, refreshChoice,
   resetChoice, slotClicked, undo,
 } from "./js/hand.js";
-import { initDialogs } from "./js/dialogs.js";
+import { initDialogs, openShortcuts } from "./js/dialogs.js";
 import { initReview, loadReview } from "./js/review.js";
 
 /** Draw the server's state ``g`` of the game: the facts, the mountain, the hands and the
  * dock, the moves, the outcome; then the bot's turn if it is one. */
 function render(g) {
+  announceBotMoves(ui.game, g);
   ui.game = g;
   g.rules_peak = (g.rules.rows || 8) + 1;
   drawFacts(g);
@@ -47,6 +50,15 @@ function render(g) {
   else if (silent && g.your_turn) say(`Your turn (player ${g.seat}): pick a card of your hand, or discard two.`, "");
   if (g.outcome === "loss" && !document.body.dataset.review) {
     $("review-open").focus({ preventScroll: true });
+  }
+}
+
+/** Announce the bots' moves of ``g`` that ``was`` (the state drawn before, of the same
+ * game) did not have yet: each in text and in the live region (logBotMove). */
+function announceBotMoves(was, g) {
+  if (!was || was.id !== g.id || g.mode !== "silent") return;
+  for (const m of g.moves.slice(was.moves.length)) {
+    if (m.bot) logBotMove(`Player ${m.move.player} (the ${g.bot} bot): ${m.text}`);
   }
 }
 
@@ -128,8 +140,7 @@ async function showReveal(k) {
     $("side").dataset.folded = "0";
     $("reveal-text").textContent = `Step ${s.step} of ${s.total} (${s.source}): ${s.text}`;
     $("reveal-svg").innerHTML = s.svg;
-    const svg = $("reveal-svg").querySelector("svg");
-    if (svg) { svg.setAttribute("role", "img"); svg.setAttribute("aria-label", `the mountain after step ${s.step}`); }
+    pictureDrawing($("reveal-svg"), `the mountain after step ${s.step}`);
     $("reveal-prev").disabled = s.step === 0;
     $("reveal-next").disabled = s.step >= s.total;
   } catch (e) { say(e.message, "error"); }
@@ -183,7 +194,9 @@ async function start() {
     }
     return;
   }
-  const silent = q.get("mode") === "silent";
+  // the front page (no game named in the address) is the real game: today's challenge
+  const puzzle = ["seed", "date", "kind", "size"].some((k) => q.has(k));
+  const silent = q.get("mode") === "silent" || (!q.has("mode") && !puzzle);
   let body;
   if (q.has("seed")) {
     body = { seed: q.get("seed"), players: addressText("players", silent ? 3 : 1) };
@@ -240,6 +253,20 @@ function init() {
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape" && ui.game && ui.mode !== "idle" && !document.querySelector("dialog[open]")) cancel();
   });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key !== "?" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const t = ev.target;
+    if (t && t.closest && t.closest("input, select, textarea, [contenteditable]")) return;
+    if (document.querySelector("dialog[open]")) return;
+    ev.preventDefault();
+    openShortcuts();
+  });
+  // the page shown again from the browser's history (Back, Forward, a restored tab), or
+  // come back to: draw the game as the server has it now
+  const again = () => { if (ui.game) resync().catch(() => {}); };
+  window.addEventListener("pageshow", (ev) => { if (ev.persisted) again(); });
+  window.addEventListener("popstate", again);
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") again(); });
   initDialogs(focusFirstCard);
   start();
 }

@@ -1,8 +1,9 @@
-// The dialogs: the walkthrough of a first visit (remembered in localStorage) and the rules
-// in brief, each ruling with a small drawing. A click on any ruling id the page prints
-// (a.ruling, see withRulings) opens its entry.
+// The dialogs: the walkthrough of a first visit (remembered in localStorage), the rules
+// (every ruling's text from the server, GET /api/rules, which reads docs/rules.md; each
+// with a small drawing), and the keyboard shortcuts (the ? key). A click on any ruling id
+// the page prints (a.ruling, see withRulings) opens its entry.
 
-import { $, rulings } from "./state.js";
+import { $, api, rulings } from "./state.js";
 
 const WALKED = "ascent.walkthrough";  // localStorage: "done" once the walkthrough was closed
 let walkStep = 1;
@@ -34,6 +35,7 @@ export function openRules(id) {
   if (!d.open) d.showModal();
   for (const x of document.querySelectorAll(".rule.flash")) x.classList.remove("flash");
   const sec = id && document.getElementById(`rule-${id}`);
+  if (sec && sec.closest("#rules-goats")) $("rules-goats").open = true;
   if (sec) {
     sec.classList.add("flash");
     sec.scrollIntoView({ block: "start" });
@@ -43,16 +45,22 @@ export function openRules(id) {
 }
 
 // Small drawings of the rules: a row of cards, each [text, mark], drawn as rounded cards.
-const FILL = { r: "#d94a3a", g: "#2f8f4e", b: "#2f6fc9", y: "#c9a227" };
+// The faces are dark enough for white text (at least 4.5:1; yellow takes dark text); the
+// empty slots, captions and marks take the page's colours (classes of the style sheet).
+const FILL = { r: "#b3261e", g: "#1e6b3a", b: "#2c62b0", y: "#e3c13b" };
 
 function cardPic(text, x, y, mark) {
-  const colour = text[0] === "C" ? FILL[text[1]] : FILL[text.slice(-1)];
-  const face = text === "B" ? "#8c7b64" : text === "S" ? "#6a3d9a" : colour || "#999";
+  const letter = text[0] === "C" ? text[1] : text.slice(-1);
+  const colour = FILL[letter];
+  const face = text === "B" ? "#5f5445" : text === "S" ? "#6a3d9a" : colour || "#999";
+  const ink = letter === "y" ? "#222" : "#fff";
   const label = text === "B" ? "B" : text === "S" ? "▲" : text[0] === "C" ? "C" : text.slice(0, -1);
-  let s = `<rect x="${x}" y="${y}" width="34" height="46" rx="5" fill="${text === "_" ? "none" : face}" stroke="${text === "_" ? "#8a8376" : "#222"}" stroke-width="${mark ? 3 : 1}" ${text === "_" ? 'stroke-dasharray="4 3"' : ""}/>`;
-  if (text !== "_") s += `<text x="${x + 17}" y="${y + 30}" font-size="18" font-weight="bold" text-anchor="middle" fill="#fff">${label}</text>`;
-  if (mark === "ok") s += `<text x="${x + 17}" y="${y + 64}" font-size="16" text-anchor="middle" fill="#0b6b50">✓</text>`;
-  if (mark === "no") s += `<text x="${x + 17}" y="${y + 64}" font-size="16" text-anchor="middle" fill="#b3261e">✗</text>`;
+  let s = text === "_"
+    ? `<rect class="pic-empty" x="${x}" y="${y}" width="34" height="46" rx="5" fill="none" stroke="#8a8376" stroke-width="${mark ? 3 : 1}" stroke-dasharray="4 3"/>`
+    : `<rect x="${x}" y="${y}" width="34" height="46" rx="5" fill="${face}" stroke="#222" stroke-width="${mark ? 3 : 1}"/>`;
+  if (text !== "_") s += `<text x="${x + 17}" y="${y + 30}" font-size="18" font-weight="bold" text-anchor="middle" fill="${ink}">${label}</text>`;
+  if (mark === "ok") s += `<text class="pic-ok" x="${x + 17}" y="${y + 64}" font-size="16" text-anchor="middle" fill="#0b6b50">✓</text>`;
+  if (mark === "no") s += `<text class="pic-no" x="${x + 17}" y="${y + 64}" font-size="16" text-anchor="middle" fill="#b3261e">✗</text>`;
   return s;
 }
 
@@ -75,44 +83,101 @@ function mountainPic() {
   return `<svg viewBox="0 0 172 204" width="172" height="204" aria-hidden="true">${s}</svg>`;
 }
 
-const RULES = [
-  { id: "R2", title: "The mountain", pic: mountainPic,
-    text: "Eight rows and a peak: 9 slots on the ground row, one fewer on each row above, one Summit slot on top (45 slots)." },
-  { id: "R3", title: "Order and support", pic: () => rowPic([["4g"], ["1b"], ["_", "ok"], ["_", "no"]], "leftmost empty slot"),
-    text: "A card goes into the leftmost empty slot of its row, and a slot above the ground needs both cards under it." },
-  { id: "R4", title: "Height", pic: () => rowPic([["2r"]], "a 2 goes in rows 1–2 only"),
-    text: "A card of value v goes in rows 1 to v (8 and up: anywhere). Bridges and Campfires have no height limit." },
-  { id: "R5", title: "Colour", pic: () => rowPic([["3r"], ["5g"], ["2r", "ok"]], "red green red: yes") + rowPic([["3r"], ["5r", "no"]], "red red: no"),
-    text: "A card's colour must differ from the card directly to its left (in its row)." },
-  { id: "R6", title: "Cost", pic: () => rowPic([["4r"], ["7g", "ok"]], "7 next to 4: discard 3"),
-    text: "A card costs the difference to the nearest value to its left in its row, in cards discarded from your hand. The first card of a row costs nothing; Campfires are looked through." },
-  { id: "R7", title: "Bridge", pic: () => rowPic([["3r"], ["B", "ok"], ["9g"]], "after a Bridge: free"),
-    text: "A Bridge fits any slot but the first and last of a row, costs nothing, and the card after it costs nothing." },
-  { id: "R8", title: "Replacing a Bridge", pic: () => rowPic([["5r"], ["3b", "ok"], ["2g"]], "3b onto B: max(2, 1) = 2"),
-    text: "An Ascent card may replace any Bridge, paying the greater difference to its two neighbours and differing in colour from both. Every Bridge must be replaced before the Summit." },
-  { id: "R9", title: "Campfire", pic: () => rowPic([["3r"], ["6g"], ["Cb", "ok"], ["8r"]], "5b moves up a row"),
-    text: "A Campfire replaces an Ascent card of its colour; that card moves at once to a legal slot in a higher row (and pays its cost there). The Campfire stays." },
-  { id: "R10", title: "Summit", pic: () => rowPic([["S", "ok"]], "on the peak: everyone wins"),
-    text: "The Summit goes on the peak once rows 1–8 are full and no Bridge is left. Playing it wins the game." },
-  { id: "R11", title: "A turn", pic: () => rowPic([["7g", "ok"]], "play one card") + rowPic([["2b", "no"], ["S", "no"]], "or discard two"),
-    text: "Play one card and pay its cost, or discard two cards. Then draw back up to 5 from your own deck. Discards leave the game." },
-  { id: "R12", title: "Loss", pic: () => rowPic([["1r", "no"]], "one card, nowhere to go"),
-    text: "The game is lost when the player to move holds fewer than two cards and none of them can be played." },
-  { id: "V1", title: "Silence", pic: () => rowPic([["_"], ["_"], ["_"], ["_"], ["_"]], "the others' hands: unseen"),
-    text: "In the real game you see your own hand, the mountain, the cards out and how many cards each hand and deck holds; nobody talks." },
-];
+/** The drawing of each ruling, by id (the text comes from the server, GET /api/rules). */
+const PICS = {
+  R1: () => rowPic([["7r"], ["Cg"], ["B"], ["S"]], "Ascent card, Campfire, Bridge, Summit"),
+  R2: mountainPic,
+  R3: () => rowPic([["4g"], ["1b"], ["_", "ok"], ["_", "no"]], "leftmost empty slot"),
+  R4: () => rowPic([["2r"]], "a 2 goes in rows 1–2 only"),
+  R5: () => rowPic([["3r"], ["5g"], ["2r", "ok"]], "red green red: yes") + rowPic([["3r"], ["5r", "no"]], "red red: no"),
+  R6: () => rowPic([["4r"], ["7g", "ok"]], "7 next to 4: discard 3"),
+  R7: () => rowPic([["3r"], ["B", "ok"], ["9g"]], "after a Bridge: free"),
+  R8: () => rowPic([["5r"], ["3b", "ok"], ["2g"]], "3b onto B: max(2, 1) = 2"),
+  R9: () => rowPic([["3r"], ["6g"], ["Cb", "ok"], ["8r"]], "5b moves up a row"),
+  R10: () => rowPic([["S", "ok"]], "on the peak: everyone wins"),
+  R11: () => rowPic([["7g", "ok"]], "play one card") + rowPic([["2b", "no"], ["S", "no"]], "or discard two"),
+  R12: () => rowPic([["1r", "no"]], "one card, nowhere to go"),
+  R13: () => rowPic([["_"], ["_"], ["_"], ["_"], ["_"]], "a hand of 5, your own deck"),
+  V1: () => rowPic([["_"], ["_"], ["_"], ["_"], ["_"]], "the others' hands: unseen"),
+};
 
-function buildRules() {
-  const list = $("rules-list");
-  for (const r of RULES) {
-    rulings.set(r.id, r);
-    const sec = document.createElement("section");
-    sec.className = "rule";
-    sec.id = `rule-${r.id}`;
-    sec.innerHTML = `<h3>${r.id}: ${r.title}</h3><div class="pic">${r.pic()}</div><p></p>`;
-    sec.querySelector("p").textContent = r.text;
-    list.appendChild(sec);
+/** Blocks of a ruling's part ({p}, {ul} or {ol}, plain text) as elements in ``into``. */
+function appendBlocks(into, blocks) {
+  for (const b of blocks) {
+    if (b.p !== undefined) {
+      const p = document.createElement("p");
+      p.textContent = b.p;
+      into.appendChild(p);
+    } else {
+      const list = document.createElement(b.ol ? "ol" : "ul");
+      for (const item of b.ol || b.ul || []) {
+        const li = document.createElement("li");
+        li.textContent = item;
+        list.appendChild(li);
+      }
+      into.appendChild(list);
+    }
   }
+}
+
+/** One ruling's entry: its id and title, its drawing, the ruling's text, and the printed
+ * rules, options and examples folded below it. */
+function ruleSection(r) {
+  const sec = document.createElement("section");
+  sec.className = PICS[r.id] ? "rule" : "rule-more";
+  sec.id = `rule-${r.id}`;
+  const h = document.createElement("h3");
+  h.textContent = `${r.id}: ${r.title}`;
+  sec.appendChild(h);
+  if (PICS[r.id]) {
+    const pic = document.createElement("div");
+    pic.className = "pic";
+    pic.innerHTML = PICS[r.id]();  // drawn here, from constants: no text from outside
+    sec.appendChild(pic);
+  }
+  const [first, ...rest] = r.parts;
+  if (first) appendBlocks(sec, first.blocks);
+  if (rest.length) {
+    const more = document.createElement("details");
+    const summary = document.createElement("summary");
+    summary.textContent = `More: ${rest.map((p) => p.label.toLowerCase()).join(", ")}`;
+    more.appendChild(summary);
+    for (const part of rest) {
+      const h4 = document.createElement("h4");
+      h4.textContent = part.label;
+      more.appendChild(h4);
+      appendBlocks(more, part.blocks);
+    }
+    sec.appendChild(more);
+  }
+  return sec;
+}
+
+/** Fill the Rules dialog from the server's rulings (GET /api/rules: R1–R13, V1, and the
+ * Goats module's G1–G7 in a fold of their own). */
+async function buildRules() {
+  const list = $("rules-list");
+  let found;
+  try {
+    found = (await api("GET", "/api/rules")).rulings;
+  } catch (e) {
+    list.textContent = `The rulings could not be loaded: ${e.message}.`;
+    return;
+  }
+  const goats = document.createElement("details");
+  goats.id = "rules-goats";
+  const gs = document.createElement("summary");
+  gs.textContent = "The Goats module (optional): G1–G7";
+  goats.appendChild(gs);
+  for (const r of found) {
+    rulings.set(r.id, r);
+    (r.id[0] === "G" ? goats : list).appendChild(ruleSection(r));
+  }
+  if (goats.children.length > 1) list.appendChild(goats);
+  document.body.dataset.rules = String(found.length);
+}
+
+function drawWalkthrough() {
   for (const pic of document.querySelectorAll(".walk-step .pic")) {
     const which = pic.dataset.pic;
     pic.innerHTML = which === "mountain" ? mountainPic()
@@ -121,10 +186,18 @@ function buildRules() {
   }
 }
 
-/** Build the rules in brief and wire the dialogs' buttons; ``onWalkthroughClosed`` runs
+/** Open the list of keyboard shortcuts (the ? key). */
+export function openShortcuts() {
+  const d = $("keys-dialog");
+  if (!d.open) d.showModal();
+}
+
+/** Build the rules and wire the dialogs' buttons; ``onWalkthroughClosed`` runs
  * when the walkthrough closes. Opens the walkthrough on a first visit. */
 export function initDialogs(onWalkthroughClosed) {
+  drawWalkthrough();
   buildRules();
+  $("keys-open").addEventListener("click", openShortcuts);
   document.addEventListener("click", (ev) => {
     const a = ev.target.closest && ev.target.closest("a.ruling");
     if (!a) return;

@@ -2,8 +2,10 @@
 // choice of a card, its slot and its discards, the explanation of a card's slots, and the
 // actions (Confirm, Cancel, Discard two, Undo, Hint). Every move is made by the server.
 
-import { $, api, cardName, hand, plural, render, say, ui, withRulings } from "./state.js";
-import { clearMarks, focusFirstLegal, markLegal, markTarget, slotEl } from "./mountain.js";
+import { $, api, cardName, clearBotLog, hand, plural, render, resync, say, ui, withRulings } from "./state.js";
+import {
+  clearMarks, focusFirstLegal, legalSlots, markLegal, markTarget, readableFace, showSideways, slotEl,
+} from "./mountain.js";
 
 /** Forget the choice being made. */
 export function resetChoice() {
@@ -68,6 +70,11 @@ export function drawHands(g) {
       row.appendChild(order);
     }
     const dock = silent ? mine : p + 1 === (g.outcome ? 1 : g.to_move);  // the hand to play, under the thumb
+    const order = row.querySelector(".deck-order");
+    if (dock && order) {  // on a phone one line that scrolls sideways: the keyboard reaches it
+      order.setAttribute("role", "group");
+      order.tabIndex = 0;
+    }
     if (dock) {  // its caption on a line of its own, the cards below
       row.insertBefore(deck, who.nextSibling);
       const br = document.createElement("span");
@@ -88,6 +95,8 @@ function cardButton(g, text, i, moving) {
   b.innerHTML = g.card_svgs[text];
   const svgc = b.querySelector("svg");
   if (svgc) svgc.setAttribute("aria-hidden", "true");
+  const face = b.querySelector("g.card");
+  if (face) readableFace(face);
   const n = (g.targets[text] || []).length;
   const stuck = moving && n === 0 && g.targets && (g.no_slot || {})[text] !== undefined;
   if (stuck) b.classList.add("stuck");
@@ -172,7 +181,7 @@ export function refreshChoice() {
     markTarget(ui.target.row, ui.target.slot);
   }
   const ready = ui.mode === "discards" && ui.discards.length === ui.cost;
-  $("confirm").disabled = !ready;
+  $("confirm").disabled = !ready || sending;
   $("cancel").disabled = ui.mode === "idle";
   document.body.dataset.choice = ui.mode;
 }
@@ -191,6 +200,7 @@ function explainCard(box, list) {
     const m = markOf(t);
     markLegal(m.row, m.slot, t.cost, targetText(t));
   }
+  showSideways(legalSlots()[0]);
   box.hidden = false;
   if (ts.length) {
     withRulings($("explain-head"), ui.mode === "campfire-to"
@@ -320,26 +330,59 @@ function showPending() {
     : `${what}${cost}: press Confirm.`;
 }
 
-/** Send the move chosen to the server and draw the answer (Confirm). */
+let sending = false;  // a move is on its way to the server: Confirm waits for its answer
+
+/** Whether a move is on its way to the server (Confirm is disabled meanwhile). */
+export function moveInFlight() { return sending; }
+
+/** Send the move chosen to the server and draw the answer (Confirm). Confirm is disabled
+ * until the answer comes, so a double click or Enter twice sends one move. A refusal is
+ * said with its ruling; when the game had moved on meanwhile (another tab, an old page
+ * restored by Back), the page draws the game as it is now. */
 export async function confirmMove() {
+  if (sending || $("confirm").disabled) return;
   const h = hand();
   const discard = ui.discards.map((i) => h[i]);
   const body = ui.card
     ? { card: ui.card.text, row: ui.target.row, slot: ui.target.slot, discard }
     : { kind: "discard", discard };
   if (ui.card && ui.target.to_row) { body.to_row = ui.target.to_row; body.to_slot = ui.target.to_slot; }
+  sending = true;
+  $("confirm").disabled = true;
+  $("confirm").setAttribute("aria-busy", "true");
+  document.body.dataset.sending = "1";
+  let state;
   try {
-    const state = await api("POST", `/api/games/${ui.game.id}/moves`, body);
-    render(state);
-    const last = state.moves.filter((m) => !m.bot).pop() || state.moves[state.moves.length - 1];
-    if (!state.bots_turn) say(`Played: ${last.text}`, "");
-    if (!state.outcome && !state.bots_turn) focusFirstCard();
-    else if (!state.outcome) $("hands").focus();
+    state = await api("POST", `/api/games/${ui.game.id}/moves`, body);
   } catch (e) {
-    say(e.data && e.data.ruling ? `Refused (${e.data.ruling}): ${e.data.reason}` : e.message,
-        "error", e.data && e.data.ruling);
-    resetChoice();
-    refreshChoice();
+    done();
+    const refusal = e.data && e.data.ruling ? `Refused (${e.data.ruling}): ${e.data.reason}` : e.message;
+    let moved = false;
+    if (e.status === 409 || e.status === 422) {
+      try { moved = await resync(); } catch (e2) { moved = false; }
+    }
+    if (moved) {
+      say(`The game had moved on: this is turn ${ui.game.turn + 1} as the server has it. ` +
+          `Your move was not made (${refusal}).`, "info");
+    } else {
+      say(refusal, "error", e.data && e.data.ruling);
+      resetChoice();
+      refreshChoice();
+    }
+    return;
+  }
+  done();
+  clearBotLog();
+  render(state);
+  const last = state.moves.filter((m) => !m.bot).pop() || state.moves[state.moves.length - 1];
+  if (!state.bots_turn) say(`Played: ${last.text}`, "");
+  if (!state.outcome && !state.bots_turn) focusFirstCard();
+  else if (!state.outcome) $("hands").focus();
+
+  function done() {
+    sending = false;
+    $("confirm").removeAttribute("aria-busy");
+    delete document.body.dataset.sending;
   }
 }
 

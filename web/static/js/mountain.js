@@ -53,6 +53,91 @@ export function fitMountain(svg) {
   if (bg) { bg.setAttribute("x", left); bg.setAttribute("y", y0 - 6); bg.setAttribute("width", x1 - left + 6); bg.setAttribute("height", y1 - y0 + 12); }
 }
 
+/** The smallest size, in CSS pixels, of a slot (the side of its diamond's box) and of a
+ * card's text on the mountain: the mountain is drawn at least this large, and scrolls
+ * sideways on a narrow screen. */
+export const MIN_SLOT_PX = 44;
+
+// ---- the drawings follow the page's colours (light or dark) ------------------------------
+
+/** Mark the parts of a drawing of render/ that take the page's colours (its background,
+ * the empty slots' diamonds, the captions, the last move's outline) with classes the style
+ * sheet colours from its variables, so that the drawing follows dark mode. */
+export function themeDrawing(svg) {
+  const bg = svg.querySelector(":scope > rect");
+  if (bg) bg.classList.add("bg");
+  for (const t of svg.querySelectorAll(":scope > text")) t.classList.add("caption");
+  for (const p of svg.querySelectorAll(".slot > path[stroke-dasharray]")) p.classList.add("empty");
+  for (const t of svg.querySelectorAll(".slot > text")) {
+    if (t.textContent === "peak") { t.classList.add("caption"); t.setAttribute("font-size", "17"); }
+  }
+  for (const m of svg.querySelectorAll(".mark")) m.classList.add("last-move");
+}
+
+/** The relative luminance of a colour ``#rrggbb`` (WCAG 2). */
+function luminance(hex) {
+  const c = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+}
+
+/** The contrast ratio of two colours ``#rrggbb`` (WCAG 2: 1 to 21). */
+export function contrast(a, b) {
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+
+/** Make the face of one card of a drawing of render/ (a slot of the mountain, or a card of
+ * the hand: the group ``g``) easy to read: the colour letter as large as the value and
+ * beside it (it was half its size, under it), the colour's shape under both, the Summit's
+ * letter larger, and the ink dark where white on the card's colour is under 4.5:1 (the
+ * red, green and Bridge faces). */
+export function readableFace(g) {
+  const face = g.querySelector(":scope > path, :scope > rect");
+  const texts = [...g.querySelectorAll(":scope > text")];
+  if (!face || !texts.length) return;
+  const fill = (face.getAttribute("fill") || "").toLowerCase();
+  if (/^#[0-9a-f]{6}$/.test(fill) && contrast(fill, "#ffffff") < 4.5) {
+    for (const el of g.querySelectorAll("[fill='#ffffff']")) el.setAttribute("fill", "#111111");
+    for (const el of g.querySelectorAll("[stroke='#ffffff']")) el.setAttribute("stroke", "#111111");
+  }
+  const [first, second] = texts;
+  if (texts.length === 2 && /^[a-z]$/.test(second.textContent)) {  // a value (or C) and a colour letter
+    const k = +first.getAttribute("font-size") / 19;
+    const x = +first.getAttribute("x");
+    const wide = first.textContent.length > 1;
+    first.setAttribute("x", x - (wide ? 7 : 5) * k);
+    second.setAttribute("x", x + (wide ? 14 : 10) * k);
+    second.setAttribute("y", first.getAttribute("y"));
+    second.setAttribute("font-size", 17 * k);
+    const shape = first.nextElementSibling;
+    if (shape && shape !== second) shape.setAttribute("transform", `translate(${6 * k} ${3 * k})`);
+  } else if (texts.length === 1 && first.textContent === "S") {
+    first.setAttribute("font-size", +first.getAttribute("font-size") * 17 / 15.2);
+  }
+}
+
+/** Draw ``svg`` (the mountain) so wide that a slot is at least ``px`` CSS pixels across:
+ * on a narrow screen it then scrolls sideways. */
+function atLeast(svg, px) {
+  const one = svg.querySelector(".slot > path");
+  const vb = svg.viewBox.baseVal;
+  if (!one || !vb || !vb.width) return;
+  const side = one.getBBox().width;
+  svg.style.minWidth = `${Math.ceil(vb.width * px / side)}px`;
+}
+
+/** A drawing of render/ shown as a picture (the solution's, the review's line): it takes
+ * the page's colours and its cards are easy to read. */
+export function pictureDrawing(container, label) {
+  const svg = container.querySelector("svg");
+  if (!svg) return;
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", label);
+  themeDrawing(svg);
+  for (const el of svg.querySelectorAll(".slot")) readableFace(el);
+}
+
 /** A slot's name for a screen reader: "row 1 slot 4, 3 green", "the peak, empty". */
 export function slotName(el) {
   const r = +el.dataset.row;
@@ -68,7 +153,10 @@ export function drawMountain(g, onSlot, onEscape) {
   if (svg) {
     svg.setAttribute("role", "group");
     svg.setAttribute("aria-label", `the mountain, ${g.filled} of ${g.slots} slots filled`);
+    themeDrawing(svg);
+    for (const el of svg.querySelectorAll(".slot[data-card]")) readableFace(el);
     fitMountain(svg);
+    atLeast(svg, MIN_SLOT_PX);
   }
   for (const el of slots()) {
     el.setAttribute("tabindex", "-1");
@@ -114,6 +202,15 @@ export function markLegal(row, slot, cost, label) {
   el.setAttribute("tabindex", "0");
   el.setAttribute("aria-label", label);
   badge(el, String(cost));
+}
+
+/** Scroll the mountain sideways (only) so that slot ``el`` is in view, when the mountain is
+ * wider than the screen (a phone). */
+export function showSideways(el) {
+  const box = $("mountain");
+  if (!el || box.scrollWidth <= box.clientWidth) return;
+  const r = el.getBoundingClientRect(), b = box.getBoundingClientRect();
+  if (r.left < b.left || r.right > b.right) box.scrollLeft += (r.left + r.width / 2) - (b.left + b.width / 2);
 }
 
 /** Mark slot ``row``/``slot`` as the chosen one (with ``cost`` on it when given). */

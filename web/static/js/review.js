@@ -13,6 +13,7 @@
 // (POST /review/learn/{k}), then the review's own move.
 
 import { $, api, say, ui, withRulings } from "./state.js";
+import { pictureDrawing } from "./mountain.js";
 
 /** What the review shows now: the step of the winning line and its length. */
 export const review = { line: 0, total: 0, timer: null, learn: 0 };
@@ -144,8 +145,7 @@ export async function openPosition(p) {
       ? `The start (before move 1).`
       : `The position after move ${p} (${s.text}), before move ${p + 1}.`;
     $("review-position-svg").innerHTML = s.svg;
-    const svg = $("review-position-svg").querySelector("svg");
-    if (svg) { svg.setAttribute("role", "img"); svg.setAttribute("aria-label", `the mountain after move ${p}`); }
+    pictureDrawing($("review-position-svg"), `the mountain after move ${p}`);
     document.body.dataset.reviewPosition = String(p);
   } catch (e) { say(e.message, "error"); }
 }
@@ -176,8 +176,7 @@ export async function openLearn(k) {
     $("learn-question").textContent = `Move ${k} was a ${ex.mark} (${ex.sign}). You are player ${ex.player}, ` +
       `with ${ex.hand.join(" ")} in hand: what would you play?`;
     $("learn-svg").innerHTML = ex.svg;
-    const svg = $("learn-svg").querySelector("svg");
-    if (svg) { svg.setAttribute("role", "img"); svg.setAttribute("aria-label", `the mountain before move ${k}`); }
+    pictureDrawing($("learn-svg"), `the mountain before move ${k}`);
     const select = $("learn-move");
     select.innerHTML = "";
     for (const m of ex.moves) {
@@ -240,8 +239,7 @@ export async function showLine(k) {
     review.line = s.step;
     $("line-text").textContent = `Winning line, step ${s.step} of ${s.total}: ${s.text}`;
     $("line-svg").innerHTML = s.svg;
-    const svg = $("line-svg").querySelector("svg");
-    if (svg) { svg.setAttribute("role", "img"); svg.setAttribute("aria-label", `the mountain after step ${s.step}`); }
+    pictureDrawing($("line-svg"), `the mountain after step ${s.step}`);
     $("line-prev").disabled = s.step === 0;
     $("line-next").disabled = s.step >= s.total;
     document.body.dataset.lineStep = s.step;

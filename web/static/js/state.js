@@ -56,6 +56,19 @@ export function setRenderer(fn) { renderer = fn; }
 /** Draw ``state``, the server's answer (see setRenderer). */
 export function render(state) { return renderer(state); }
 
+/** Ask the server for the game's state and draw it when it differs from the one drawn (a
+ * move made meanwhile: in another tab, or while the page was in the browser's history).
+ * Returns whether it differed; a failure of the request is thrown. */
+export async function resync() {
+  if (!ui.game) return false;
+  const state = await api("GET", `/api/games/${ui.game.id}`);
+  const was = ui.game;
+  const stale = state.turn !== was.turn || state.moves.length !== was.moves.length ||
+    state.outcome !== was.outcome || JSON.stringify(state.last_move) !== JSON.stringify(was.last_move);
+  if (stale) render(state);
+  return stale;
+}
+
 // ---- words ---------------------------------------------------------------------------------
 
 const COLOURS = { r: "red", g: "green", b: "blue", y: "yellow" };
@@ -107,4 +120,23 @@ export const query = new URLSearchParams(location.search);
  * parses it again where it is used (no parseInt here). */
 export function addressText(name, fallback) {
   return query.has(name) ? query.get(name) : fallback;
+}
+
+// ---- the bots' moves, announced ----------------------------------------------------------
+
+/** Announce a bot's move: a line of text in #bot-moves, a live region (role="log"), so that
+ * a screen reader says it and anyone can read it; ``document.body.dataset.announced`` counts
+ * the bot moves announced since the page opened. */
+export function logBotMove(text) {
+  const log = $("bot-moves");
+  const li = document.createElement("li");
+  li.textContent = text;
+  log.appendChild(li);
+  document.body.dataset.announced = String(+(document.body.dataset.announced || 0) + 1);
+}
+
+/** Empty the bot moves' log (the person moves: the moves before are in the Moves list). */
+export function clearBotLog() {
+  const log = $("bot-moves");
+  log.textContent = "";
 }
