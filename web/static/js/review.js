@@ -73,7 +73,7 @@ export function leadSentence(r) {
     return `Move ${r.losing_move} lost the game${what}${why}`;
   }
   if (r.start_verdict === "loss") return "This deal could not be won whatever anyone played: even with every card known there is no winning line.";
-  if (r.window) return `The game was ${r.window_text}: move ${r.window[0]} or one after it, up to move ${r.window[1]}, lost it.`;
+  if (r.window) return r.summary;  // "The game was lost between move 32 and move 38: …" (said once)
   return r.summary || "";
 }
 
