@@ -34,8 +34,8 @@ from typing import Sequence
 import drawsvg as dw
 
 #: the chance chart's size in user units (CSS pixels at 100 %)
-WIDTH, HEIGHT = 720, 300
-LEFT, RIGHT, TOP, BOTTOM = 48, 16, 34, 40
+WIDTH, HEIGHT = 720, 320
+LEFT, RIGHT, TOP, BOTTOM = 48, 16, 52, 40
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 #: the sign and the shape of each mark (as annotators write the signs)
 MARK_SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -46,7 +46,7 @@ STYLE = """
 .bg { fill: #ffffff; }
 .axis, .tick { stroke: #6b6b6b; stroke-width: 1; }
 .grid { stroke: #e3e3e3; stroke-width: 1; }
-.label { fill: #333333; font-size: 12px; }
+.label { fill: #333333; font-size: 13px; }
 .title { fill: #111111; font-size: 13px; font-weight: bold; }
 .band { fill: #0072B2; fill-opacity: 0.16; }
 .window { fill: #888888; fill-opacity: 0.16; }
@@ -57,8 +57,8 @@ STYLE = """
 .point:focus { outline: none; }
 .point:focus .hit, .point:hover .hit { fill: #0072B2; fill-opacity: 0.18; }
 .point:focus .hit { stroke: #0072B2; stroke-width: 2; }
-.mark-inaccuracy { fill: #B07A00; }
-.mark-mistake { fill: #D55E00; }
+.mark-inaccuracy { fill: #8A6100; }
+.mark-mistake { fill: #B34700; }
 .mark-blunder { fill: #B2182B; }
 .sign { font-size: 12px; font-weight: bold; }
 @media (prefers-color-scheme: dark) {
@@ -144,8 +144,8 @@ def chance_chart(points: Sequence[ChartPoint], title: str = "",
     d.append(dw.Raw(f"<desc>{_escape(desc)}</desc>"))
     d.append(dw.Rectangle(0, 0, WIDTH, HEIGHT, class_="bg"))
     if title:
-        d.append(dw.Text(title, 13, LEFT, 20, class_="title"))
-    # the legend, top right: line and band, dots, the marks present, the window
+        d.append(dw.Text(title, 13, 8, 18, class_="title"))
+    # the legend, under the title on the right: line and band, dots, the marks, the window
     x: float = WIDTH - RIGHT
     items: list[tuple[str, str]] = [("line", "before (95 % band)"), ("after", "after")]
     items += [(f"mark-{m}", f"{MARK_SIGNS[m]} {m}") for m in MARK_SIGNS
@@ -153,23 +153,23 @@ def chance_chart(points: Sequence[ChartPoint], title: str = "",
     if window is not None and window[0] != window[1]:
         items.append(("window", "lost in here"))
     for cls, words in reversed(items):
-        x -= 7 * len(words) + 8
-        d.append(dw.Text(words, 11, x, 20, class_="label"))
+        x -= 7.5 * len(words) + 8
+        d.append(dw.Text(words, 12, x, 40, class_="label"))
         x -= 14
         if cls == "line":
-            d.append(dw.Line(x, 16, x + 11, 16, class_="line"))
+            d.append(dw.Line(x, 36, x + 11, 36, class_="line"))
         elif cls == "after":
-            d.append(dw.Circle(x + 6, 16, 2.6, class_="after"))
+            d.append(dw.Circle(x + 6, 36, 2.6, class_="after"))
         elif cls == "window":
-            d.append(dw.Rectangle(x + 1, 10, 10, 12, class_="window"))
+            d.append(dw.Rectangle(x + 1, 30, 10, 12, class_="window"))
         else:
-            d.append(_symbol(MARK_SHAPES[cls[5:]], x + 6, 16, 5, cls))
+            d.append(_symbol(MARK_SHAPES[cls[5:]], x + 6, 36, 5, cls))
         x -= 6
     # the grid and the axes
     for pct in (0, 25, 50, 75, 100):
         y = _y(pct / 100)
         d.append(dw.Line(LEFT, y, WIDTH - RIGHT, y, class_="grid"))
-        d.append(dw.Text(f"{pct}%", 11, LEFT - 6, y + 4, text_anchor="end", class_="label"))
+        d.append(dw.Text(f"{pct}%", 13, LEFT - 6, y + 4, text_anchor="end", class_="label"))
     d.append(dw.Line(LEFT, _y(0), WIDTH - RIGHT, _y(0), class_="axis"))
     d.append(dw.Line(LEFT, _y(0), LEFT, _y(1), class_="axis"))
     step = max(1, round(n / 10 / 5) * 5) if n > 12 else 1
@@ -177,8 +177,8 @@ def chance_chart(points: Sequence[ChartPoint], title: str = "",
         if k == 1 or k % step == 0:
             x = _x(k, n)
             d.append(dw.Line(x, _y(0), x, _y(0) + 4, class_="tick"))
-            d.append(dw.Text(str(k), 11, x, _y(0) + 16, text_anchor="middle", class_="label"))
-    d.append(dw.Text("move", 11, (LEFT + WIDTH - RIGHT) / 2, HEIGHT - 6, text_anchor="middle",
+            d.append(dw.Text(str(k), 13, x, _y(0) + 17, text_anchor="middle", class_="label"))
+    d.append(dw.Text("move", 13, (LEFT + WIDTH - RIGHT) / 2, HEIGHT - 4, text_anchor="middle",
                      class_="label"))
     half = (WIDTH - LEFT - RIGHT) / max(1, n) / 2
     if window is not None:

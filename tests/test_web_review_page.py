@@ -25,7 +25,7 @@ from model.moves import Move
 from model.observation import observe
 from model.rules import RuleSet
 from tests import test_web_browser
-from tests.test_web_browser import free_port, new_page
+from tests.test_web_browser import ARTIFACTS, free_port, new_page
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -145,5 +145,8 @@ def test_the_chart_opens_positions_and_the_learn_flow_judges_answers(marked_serv
         answer = page.inner_text("#learn-answer")
         assert answer.startswith("The review's own move.") and "The review's move:" in answer
         audit(page, f"the review with its chart and an exercise open ({size})")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.locator("#review-panel").screenshot(path=str(ARTIFACTS / f"review-learn-{size}.png"))
+        page.locator("#review-chart").screenshot(path=str(ARTIFACTS / f"review-chart-{size}.png"))
     finally:
         page.close()
