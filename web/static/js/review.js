@@ -54,7 +54,9 @@ function showProgress(r) {
   $("review-progress").hidden = false;
   $("review-progress").max = r.positions;
   $("review-progress").value = r.done;
-  $("review-progress-text").textContent = (r.resumed ? "Resumed after the server restarted. " : "") +
+  const kept = r.kept ? (r.kept.open || 0) + (r.kept.silent || 0) : 0;
+  $("review-progress-text").textContent = (r.resumed
+    ? `Resumed after the server restarted${kept ? ` (${kept} results kept)` : ""}. ` : "") +
     (r.phase === "silent"
       ? `Judging move ${r.done} of ${r.positions} from what its player saw… (${r.elapsed} s; at most about ${r.estimate} s)`
       : `Analysing position ${r.done} of ${r.positions} with every card known… (${r.elapsed} s; at most about ${r.estimate} s)`);
