@@ -7,6 +7,7 @@ Usage (the runs of ``docs/results.md``; run with ``nice``)::
         --count 20
     python -m benchmarks.review_marks calibrate --games GAMES.jsonl --out DIR \\
         --positions 600 --worlds 30
+    python -m benchmarks.review_marks fit --out DIR --bot uct [--write]
     python -m benchmarks.review_marks report --out DIR
 
 ``review`` takes the first ``--count`` lost games of ``--bot`` in ``GAMES.jsonl`` (rows
@@ -24,6 +25,14 @@ positions whose index ≡ seed + 2 mod stride, so not those of the 2026-12-03 ca
 the chance of the move played with the paired comparison's evaluator
 (:func:`bots.review.evaluator_for`, the same function the marks use), ``--worlds`` worlds
 drawn from the mover's observation; one row per position to ``DIR/calibration.jsonl``.
+
+``fit`` (``--rows FILE``: the calibrate rows, default ``DIR/calibration.jsonl``) fits the
+calibration map of the estimator's chance for the games of ``--bot``
+(:func:`bots.calibration.fit_calibration`, isotonic) on the ``calibrate`` rows of that bot's
+games with an odd seed, and checks it on those with an even seed (held out by game: no game
+on both sides); the held-out rows with the calibrated chance go to
+``DIR/calibrated-BOT.jsonl``; ``--write`` also writes the map to
+``bots/data/calibration-BOT.json`` (written whole), the file the reviews use.
 
 ``report`` writes ``DIR/marks.md`` (never over an existing file without ``--force``).
 """
@@ -127,6 +136,43 @@ def calibrate(games_path: Path, out: Path, positions: int, stride: int, worlds: 
         print(f"calibrate: {count} positions", file=sys.stderr, flush=True)
 
 
+def fit(out: Path, bot: str, write: bool, rows_path: Path | None = None) -> None:
+    """The ``fit`` step (module docstring)."""
+    import datetime
+    import json
+
+    from bots.calibration import DATA, fit_calibration
+    from model.files import link_new
+
+    source = rows_path or out / "calibration.jsonl"
+    rows = [r for r in read_rows(source) if r.get("bot", "greedy") == bot]
+    train = [r for r in rows if r["seed"] % 2 == 1]
+    test = [r for r in rows if r["seed"] % 2 == 0]
+    if not train or not test:
+        raise SystemExit(f"review_marks: error: no {bot} rows on both sides in {source}")
+    info = {"fitted_on": f"{len(train)} positions of {len({r['seed'] for r in train})} {bot} "
+                         f"games (odd seeds), {train[0]['worlds']} worlds each",
+            "checked_on": f"{len(test)} positions of {len({r['seed'] for r in test})} games "
+                          "(even seeds)",
+            "date": datetime.date.today().isoformat(), "load": round(os.getloadavg()[0], 2)}
+    cal = fit_calibration([r["chance"] for r in train], [r["won"] for r in train], bot,
+                          "greedy", info)
+    path = out / f"calibrated-{bot}.jsonl"
+    if path.exists():
+        path.unlink()  # a fit is cheap: the held-out rows are made again
+    for r in test:
+        append_row(path, {**r, "raw": r["chance"], "chance": cal(r["chance"])})
+    print(f"fit: {len(cal.knots)} knots on {len(train)} positions; {len(test)} held out",
+          file=sys.stderr)
+    if write:
+        target = DATA / f"calibration-{bot}.json"
+        if target.exists():
+            target.unlink()
+        text = json.dumps(cal.to_json(), indent=1).encode("utf-8")
+        link_new(target, lambda fh: fh.write(text))
+        print(f"fit: wrote {target}", file=sys.stderr)
+
+
 def report(out: Path, force: bool) -> None:
     """The ``report`` step (module docstring)."""
     from benchmarks.silent import calibration_bins
@@ -205,6 +251,27 @@ def report(out: Path, force: bool) -> None:
                          f"{100 * b['predicted']:.1f}% | {100 * b['won']:.1f}% | "
                          f"[{100 * lo:.1f}, {100 * hi:.1f}] | {100 * b['gap']:+.1f} |")
         lines.append("")
+    for path in sorted(out.glob("calibrated-*.jsonl")):
+        cal = read_rows(path)
+        bot = path.stem.removeprefix("calibrated-")
+        lines += [f"## The calibrated estimator on held-out `{bot}` games", "",
+                  f"The greedy estimator's chance mapped by `bots/data/calibration-{bot}.json` "
+                  f"(isotonic, fitted on the odd seeds' positions), on {len(cal)} positions of "
+                  f"the even seeds' {bot} games ({cal[0]['worlds']} worlds each).", "",
+                  "| calibrated | positions | mean predicted | won | 95% interval | gap |",
+                  "|---|---:|---:|---:|---|---:|"]
+        for b in calibration_bins(cal):
+            lo, hi = b["interval"]
+            lines.append(f"| {100 * b['lo']:.0f}–{100 * b['hi']:.0f}% | {b['n']} | "
+                         f"{100 * b['predicted']:.1f}% | {100 * b['won']:.1f}% | "
+                         f"[{100 * lo:.1f}, {100 * hi:.1f}] | {100 * b['gap']:+.1f} |")
+        raw = [{**r, "chance": r["raw"]} for r in cal]
+        worst = max((abs(b["gap"]) for b in calibration_bins(cal) if b["n"] >= 30), default=0)
+        worst_raw = max((abs(b["gap"]) for b in calibration_bins(raw) if b["n"] >= 30),
+                        default=0)
+        lines += ["", f"Largest gap in a bin of 30 or more positions: {100 * worst:.1f} points "
+                  f"calibrated, {100 * worst_raw:.1f} points for the greedy chance on the same "
+                  "positions.", ""]
     md.write_text("\n".join(lines), encoding="utf-8")
 
 
@@ -224,6 +291,12 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--stride", type=int, default=5)
     c.add_argument("--worlds", type=int, default=30)
     c.add_argument("--bot", default="greedy", help="the games of this bot")
+    f = sub.add_parser("fit")
+    f.add_argument("--out", required=True)
+    f.add_argument("--bot", default="uct")
+    f.add_argument("--write", action="store_true", help="write bots/data/calibration-BOT.json")
+    f.add_argument("--rows", default=None,
+                   help="the calibrate step's rows (default DIR/calibration.jsonl)")
     r = sub.add_parser("report")
     r.add_argument("--out", required=True)
     r.add_argument("--force", action="store_true")
@@ -232,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     if args.step == "review":
         review(Path(args.games), out, args.bot, args.count, args.workers)
+    elif args.step == "fit":
+        fit(out, args.bot, args.write, Path(args.rows) if args.rows else None)
     elif args.step == "calibrate":
         calibrate(Path(args.games), out, args.positions, args.stride, args.worlds, args.bot)
     else:

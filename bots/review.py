@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from bots.advice import ESTIMATOR_TEXT, ESTIMATORS, MoveChance, advise, rated_moves
+from bots.calibration import Calibration, calibration_for
 from bots.mistakes import (
     CAP_WORLDS,
     FDR_LEVEL,
@@ -97,6 +98,18 @@ class MoveReview:
     paired: Comparison | None = None
     q_value: float | None = None
     fdr: bool = True
+    drawn: list[str] = field(default_factory=list)
+    calibration: Calibration | None = None
+
+    def shown(self, r: MoveChance) -> float:
+        """The chance of ``r`` as the review shows it: calibrated for the team that played
+        (:mod:`bots.calibration`) when the review has a calibration, else the estimator's."""
+        return self.calibration(r.chance) if self.calibration is not None else r.chance
+
+    def shown_interval(self, r: MoveChance) -> tuple[float, float]:
+        """The 95 % interval of :meth:`shown` (the ends mapped; the map is monotone)."""
+        lo, hi = r.interval
+        return self.calibration.interval(lo, hi) if self.calibration is not None else (lo, hi)
 
     @property
     def mark_alone(self) -> str | None:
@@ -125,25 +138,84 @@ class MoveReview:
         return self.paired.sure
 
     @property
-    def drop(self) -> float:
+    def screen_drop(self) -> float:
+        """The screen's drop: the best rated move's chance − the move played's (the worlds
+        that picked the alternative; biased up, so not the number shown)."""
         return self.best.chance - self.after.chance
 
     @property
+    def drop(self) -> float:
+        """The decision's one number: the paired comparison's drop (alternative's chance −
+        the move played's, in fresh paired worlds) when it was compared, else the screen's
+        (:attr:`screen_drop`)."""
+        return self.paired.drop if self.paired is not None else self.screen_drop
+
+    @property
+    def drop_interval(self) -> tuple[float, float] | None:
+        """The 95 % interval of :attr:`drop` (the paired comparison's), ``None`` when the
+        decision was not compared."""
+        return self.paired.interval if self.paired is not None else None
+
+    @property
     def costly(self) -> bool:
-        """The drop is at least :data:`COSTLY_DROP` and the intervals are apart."""
-        return (self.drop >= COSTLY_DROP and self.best.move != self.move
-                and self.after.interval[1] < self.best.interval[0])
+        """The decision is marked (:attr:`mark`): the costly decisions are the marks."""
+        return self.mark is not None
+
+    def to_state(self) -> dict[str, Any]:
+        """Everything of this move's review, exactly (counts, not shares), as JSON, read back
+        by :meth:`from_state` (a stopped review keeps its moves reviewed so far and resumes
+        with them: :func:`review_game`'s ``done``)."""
+        def chance(r: MoveChance) -> list[Any]:
+            return [r.move.to_json(), r.worlds, r.wins, r.out_total, r.slots_total]
+
+        p = self.paired
+        return {"index": self.index, "player": self.player, "move": self.move.to_json(),
+                "text": self.text, "before": chance(self.before), "after": chance(self.after),
+                "best": chance(self.best), "bot_move": self.bot_move.to_json(),
+                "worlds": self.worlds,
+                "paired": None if p is None else {
+                    "played": p.played.to_json(), "alternative": p.alternative.to_json(),
+                    "counts": [p.both, p.alt_only, p.played_only, p.neither],
+                    "interval": list(p.interval), "stopped": p.stopped, "seconds": p.seconds,
+                    "looks": [p.looks_allowed, p.looks_made], "p_looks": p.p_looks}}
+
+    @classmethod
+    def from_state(cls, data: dict[str, Any]) -> MoveReview:
+        """The move review written by :meth:`to_state`. Raises ``KeyError``, ``TypeError``
+        or ``ValueError`` for a malformed one."""
+        def chance(x: list[Any]) -> MoveChance:
+            return MoveChance(Move.from_json(x[0]), int(x[1]), int(x[2]), int(x[3]), int(x[4]))
+
+        q = data.get("paired")
+        paired = None
+        if q is not None:
+            both, alt_only, played_only, neither = (int(c) for c in q["counts"])
+            paired = Comparison(Move.from_json(q["played"]), Move.from_json(q["alternative"]),
+                                both, alt_only, played_only, neither,
+                                (float(q["interval"][0]), float(q["interval"][1])),
+                                str(q["stopped"]), float(q["seconds"]), int(q["looks"][0]),
+                                int(q["looks"][1]), float(q["p_looks"]))
+        return cls(int(data["index"]), int(data["player"]), Move.from_json(data["move"]),
+                   str(data["text"]), chance(data["before"]), chance(data["after"]),
+                   chance(data["best"]), Move.from_json(data["bot_move"]), int(data["worlds"]),
+                   paired)
 
     def to_json(self) -> dict[str, Any]:
         def iv(r: MoveChance) -> list[float]:
-            return [round(x, 4) for x in r.interval]
+            return [round(x, 4) for x in self.shown_interval(r)]
 
         return {"index": self.index, "player": self.player, "move": self.move.to_json(),
-                "text": self.text, "chance_before": round(self.before.chance, 4),
+                "text": self.text, "chance_before": round(self.shown(self.before), 4),
                 "interval_before": iv(self.before), "bot_move": self.bot_move.to_json(),
-                "chance_after": round(self.after.chance, 4), "interval_after": iv(self.after),
-                "chance_best": round(self.best.chance, 4), "interval_best": iv(self.best),
+                "chance_after": round(self.shown(self.after), 4), "interval_after": iv(self.after),
+                "chance_best": round(self.shown(self.best), 4), "interval_best": iv(self.best),
+                "estimate": {"before": round(self.before.chance, 4),
+                             "after": round(self.after.chance, 4),
+                             "best": round(self.best.chance, 4)},
                 "best_move": self.best.move.to_json(), "drop": round(self.drop, 4),
+                "drop_interval": None if self.drop_interval is None
+                else [round(x, 4) for x in self.drop_interval],
+                "screen_drop": round(self.screen_drop, 4), "drawn": list(self.drawn),
                 "cards_out_after": round(self.after.cards_out, 2), "worlds": self.worlds,
                 "tested": self.paired is not None, "mark": self.mark,
                 "sure": None if self.sure is None else round(self.sure, 4),
@@ -172,11 +244,13 @@ class GameReview:
     complete: bool
     stats: dict[str, Any] = field(default_factory=dict)
     fdr: bool = True
+    calibration: Calibration | None = None
 
     @property
     def costly(self) -> list[MoveReview]:
-        """The costly moves (:attr:`MoveReview.costly`), biggest drop first."""
-        return sorted((m for m in self.moves if m.costly), key=lambda m: (-m.drop, m.index))
+        """The costly moves: exactly the marked ones (:attr:`marked`), biggest paired drop
+        first."""
+        return self.marked
 
     @property
     def removed(self) -> list[MoveReview]:
@@ -216,8 +290,13 @@ class GameReview:
                           "q_value": m.q_value, "drop": round(p.drop, 4),
                           "interval": [round(x, 4) for x in p.interval], "worlds": p.worlds,
                           "alternative": p.alternative.to_json()})
+        c = self.calibration
         return {"players": self.players, "bot": self.bot, "estimator": self.estimator,
-                "estimator_text": ESTIMATOR_TEXT[self.estimator], "outcome": self.outcome,
+                "estimator_text": ESTIMATOR_TEXT[self.estimator]
+                + (f", calibrated for {c.team} team-mates" if c is not None else ""),
+                "team": c.team if c is not None else None,
+                "calibration": c.to_json() if c is not None else None,
+                "outcome": self.outcome,
                 "complete": self.complete, "moves": [m.to_json() for m in self.moves],
                 "costly": [m.index for m in self.costly], "fdr": self.fdr, "marks": marks,
                 "open_hand": self.open_hand, "stats": self.stats}
@@ -228,12 +307,17 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "uct",
                 progress: Callable[[int, int], None] | None = None, open_hand: bool = True,
                 estimator: str = "greedy", candidates: int = 4, seed: int = 0,
                 workers: int = 1, marks: bool = True,
-                paired_cap: int = CAP_WORLDS, fdr: bool = True) -> GameReview:
+                paired_cap: int = CAP_WORLDS, fdr: bool = True,
+                done: dict[int, MoveReview] | None = None,
+                reviewed: Callable[[MoveReview], None] | None = None,
+                team: str | None = None) -> GameReview:
     """Review the game of ``moves`` played from ``start`` (a deal or a fully known position).
 
     Each position gets ``worlds`` sampled worlds per rated move (fewer when the best move
     separates early; with ``time_limit`` seconds for the whole review, each position gets an
-    equal share, at least one world). ``bot`` (a silent bot of :func:`bots.make_bot`,
+    equal share of what is left, at least one world a rated move and the paired comparison's
+    first look, so a small limit can be exceeded; in one process the shares adapt to the time
+    the positions before took). ``bot`` (a silent bot of :func:`bots.make_bot`,
     default ``uct``, the strongest measured) names the move the chance before follows;
     ``estimator`` (one of :data:`bots.advice.ESTIMATORS`) how a world is played on;
     ``candidates``: the greedy's best K also rated; ``workers``: processes reviewing
@@ -242,7 +326,14 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "uct",
     ``paired_cap`` worlds a decision; ``fdr``: keep only the marks that survive the
     game-wide control (:func:`apply_game_fdr`; ``False``: each decision alone, for
     comparison). The answer does not depend on ``workers`` (each position's worlds come from ``seed`` and its index).
-    ``progress(done, total)`` is called as moves are reviewed. A ``KeyboardInterrupt`` ends
+    ``progress(done, total)`` is called as moves are reviewed. ``done``: the moves already
+    reviewed by a stopped review of the same game with the same settings (by 0-based move
+    index, :meth:`MoveReview.from_state`): kept as they are, not reviewed again;
+    ``reviewed(move_review)``, when given, is called with each move's review as it is made
+    (in this process; to keep it for ``done``). ``team``: the bot that sat in the other
+    seats (``uct``, …): the chances shown are then calibrated for it
+    (:func:`bots.calibration.calibration_for`; none where the project has no calibration
+    for it); the paired drops and the marks stay the estimator's. A ``KeyboardInterrupt`` ends
     the review with the moves reviewed so far (``complete=False``; no open-hand verdicts).
     Raises :class:`~model.errors.IllegalMoveError` for an illegal move of the game (replayed
     by :mod:`model` first), ``ValueError`` for an unknown bot or estimator, a bot that sees
@@ -264,38 +355,61 @@ def review_game(start: Deal | Game, moves: Sequence[Move], bot: str = "uct",
     share = None if time_limit is None else max(0.0, time_limit) * workers / max(1, len(moves))
     tasks = [(i, bot, worlds, share, estimator, candidates, seed, paired_cap if marks else 0)
              for i in range(len(moves))]
-    found: dict[int, MoveReview] = {}
+    found: dict[int, MoveReview] = {i: m for i, m in (done or {}).items()
+                                     if 0 <= i < len(moves) and m.move == moves[i]}
+    tasks = [t for t in tasks if t[0] not in found]
     complete = True
     try:
-        if workers == 1 or len(moves) < 2:
-            for t in tasks:
+        if workers == 1 or len(tasks) < 2:
+            for n, t in enumerate(tasks):
+                if time_limit is not None:  # what is left, shared over the moves left: a
+                    # position that overran its share (its minimum of worlds) is made up for
+                    left = max(0.0, time_limit) - (time.monotonic() - t0)
+                    t = t[:3] + (max(0.0, left) / (len(tasks) - n),) + t[4:]
                 found[t[0]] = _review_position(games[t[0]], moves[t[0]], *t[1:])
+                if reviewed is not None:
+                    reviewed(found[t[0]])
                 if progress is not None:
                     progress(len(found), len(moves))
         else:
-            _review_in_pool(start, moves, tasks, workers, found, progress)
+            _review_in_pool(start, moves, tasks, workers, found, progress, reviewed)
     except KeyboardInterrupt:
         complete = False
-    reviewed = [found[i] for i in sorted(found)]
-    if complete and len(reviewed) != len(moves):  # pragma: no cover - a worker's answer lost
+    reviews = [found[i] for i in sorted(found)]
+    calibration = calibration_for(team, estimator)
+    for m in reviews:
+        m.drawn = cards_drawn(games[m.index - 1], games[m.index], m.player - 1)
+        m.calibration = calibration
+    if complete and len(reviews) != len(moves):  # pragma: no cover - a worker's answer lost
         complete = False
-    apply_game_fdr(reviewed, fdr)  # over the decisions compared (so far, if interrupted)
+    apply_game_fdr(reviews, fdr)  # over the decisions compared (so far, if interrupted)
     seconds = time.monotonic() - t0
     verdicts = None
     if open_hand and complete:
         verdicts = open_hand_verdicts(start, moves)
     last = games[-1]
     return GameReview(
-        players=last.players, moves=reviewed, estimator=estimator, bot=bot,
+        players=last.players, moves=reviews, estimator=estimator, bot=bot,
         open_hand=verdicts, outcome=last.outcome(), complete=complete, fdr=fdr,
+        calibration=calibration,
         stats={"seconds": round(time.monotonic() - t0, 3), "review_seconds": round(seconds, 3),
                "worlds_per_move": worlds, "candidates": candidates, "workers": workers,
                "paired_cap": paired_cap if marks else 0,
-               "paired_worlds": sum(m.paired.worlds for m in reviewed if m.paired),
+               "paired_worlds": sum(m.paired.worlds for m in reviews if m.paired),
                "fdr": fdr, "fdr_level": FDR_LEVEL,
-               "compared": sum(1 for m in reviewed if m.paired is not None),
-               "marks_alone": sum(1 for m in reviewed if m.mark_alone),
-               "marks": sum(1 for m in reviewed if m.mark)})
+               "compared": sum(1 for m in reviews if m.paired is not None),
+               "marks_alone": sum(1 for m in reviews if m.mark_alone),
+               "marks": sum(1 for m in reviews if m.mark)})
+
+
+def cards_drawn(before: Game, after: Game, seat: int) -> list[str]:
+    """The cards seat ``seat`` (0-based) drew from its deck with the move from ``before`` to
+    ``after`` (R11: a hand is drawn back up after a turn), top card first: what changed the
+    next "before" chance beside the move (and the next mover's point of view)."""
+    if len(after.decks[seat]) == len(before.decks[seat]):
+        return []
+    n = len(before.decks[seat]) - len(after.decks[seat])
+    return [c.text for c in before.decks[seat][:n]]
 
 
 def apply_game_fdr(reviewed: Sequence[MoveReview], fdr: bool = True) -> None:
@@ -326,9 +440,12 @@ def _review_position(game: Game, mv: Move, bot: str, worlds: int, share: float |
                      estimator: str, candidates: int, seed: int,
                      paired_cap: int = 0) -> MoveReview:
     """One move of the review: the position ``game`` before ``mv`` (with its history)."""
+    t0 = time.monotonic()
     i = len(game.move_stack)
     obs = observe(game)
     bot_move = _silent_bot(bot, seed).choose(obs)
+    if share is not None:  # the position's share covers the bot's choice too
+        share = max(0.0, share - (time.monotonic() - t0))
     rate: list[Move] = []
     for m in [mv, bot_move] + rated_moves(obs, candidates):
         if m not in rate:
@@ -371,7 +488,8 @@ def _review_task(plan_json: dict[str, Any], task: tuple) -> MoveReview:
 
 def _review_in_pool(start: Deal | Game, moves: list[Move], tasks: list[tuple], workers: int,
                     found: dict[int, MoveReview],
-                    progress: Callable[[int, int], None] | None) -> None:
+                    progress: Callable[[int, int], None] | None,
+                    reviewed: Callable[[MoveReview], None] | None = None) -> None:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -385,6 +503,8 @@ def _review_in_pool(start: Deal | Game, moves: list[Move], tasks: list[tuple], w
         futures = {pool.submit(_review_task, plan_json, t): t[0] for t in tasks}
         for f in as_completed(futures):
             found[futures[f]] = f.result()
+            if reviewed is not None:
+                reviewed(found[futures[f]])
             if progress is not None:
                 progress(len(found), len(moves))
     finally:
@@ -395,77 +515,59 @@ def open_hand_verdicts(start: Deal | Game, moves: Sequence[Move],
                        seconds: float = OPEN_HAND_SECONDS) -> dict[str, Any]:
     """The open-hand verdicts of :func:`solver.analysis.analyse` (objective ``none``,
     ``seconds`` per position): ``{"winnable": verdict of the start, "losing_move": 1-based
-    or None, "best_instead": move JSON or None, "reason": text or None, "first_proven_loss",
-    "seconds"}``."""
+    or None, "window": [first, last] or None (:attr:`solver.analysis.Analysis.window`: the
+    moves between which the game was lost), "best_instead": move JSON or None, "reason":
+    text or None, "first_proven_loss", "seconds"}``."""
     from solver.analysis import analyse
 
     a = analyse(start, moves, "none", seconds)
     return {"winnable": a.positions[0].verdict, "losing_move": a.losing_move,
+            "window": list(a.window) if a.window is not None else None,
             "best_instead": a.best_instead.to_json() if a.best_instead else None,
             "reason": a.reason.text if a.reason is not None else None,
             "first_proven_loss": a.first_proven_loss,
             "seconds": round(a.stats.get("seconds", 0.0), 3)}
 
 
+def review_chart(review: GameReview, window: tuple[int, int] | list[int] | None = None,
+                 losing_move: int | None = None) -> str:
+    """The chance line of ``review`` as the SVG chart of :func:`render.chart.chance_chart`
+    (the chance before each move with its 95 % band, after the move played, the marks as
+    symbols): the one drawing of the web page's review and of ``ascent review --plot``.
+    ``window`` / ``losing_move``: where the game was lost (default: the review's open-hand
+    losing move, when it has one). Raises ``ValueError`` for a review with no move."""
+    from render.chart import ChartPoint, chance_chart
+
+    oh = review.open_hand or {}
+    if losing_move is None and window is None:
+        losing_move = oh.get("losing_move")
+        window = oh.get("window")
+    points = [ChartPoint(m.index, m.shown(m.before), m.shown_interval(m.before),
+                         m.shown(m.after), m.mark, m.drop if m.mark else None,
+                         tuple(m.drawn))
+              for m in review.moves]
+    c = review.calibration
+    title = (f"Win chance over the game ({review.players} player"
+             f"{'s' if review.players > 1 else ''}, {review.outcome or 'unfinished'}"
+             + (f"; calibrated for {c.team} team-mates)" if c is not None else ")"))
+    return chance_chart(points, title, tuple(window) if window else None,  # type: ignore[arg-type]
+                        losing_move)
+
+
 def plot_review(review: GameReview, path: str | os.PathLike, fmt: str | None = None) -> None:
-    """Draw the win-chance line of ``review`` (the chance before each move, the chance after
-    the move played, the best chance found as a band, the costly moves marked) into the new
-    file ``path`` (PNG or SVG by its suffix, or ``fmt``), written whole through a temporary
-    file (:func:`model.files.link_new`). Raises :class:`FileExistsError` if ``path``
-    exists, ``ValueError`` for a format other than png or svg, :class:`OSError` if it
-    cannot be written."""
+    """Draw the chance chart of ``review`` (:func:`review_chart`) into the new file ``path``
+    (SVG, or PNG through CairoSVG, by its suffix or ``fmt``), written whole through a
+    temporary file (:func:`model.files.link_new`). Raises :class:`FileExistsError` if
+    ``path`` exists, ``ValueError`` for a format other than png or svg, :class:`OSError` if
+    it cannot be written, ``RuntimeError`` if PNG is asked and cairo cannot be loaded."""
     fmt = (fmt or os.path.splitext(str(path))[1].lstrip(".")).lower()
     if fmt not in ("png", "svg"):
         raise ValueError(f"plot format must be png or svg, not {fmt or 'none'!r}")
-    import matplotlib
+    svg = review_chart(review)
+    if fmt == "png":
+        from render.png import svg_to_png
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    xs = [m.index for m in review.moves]
-    fig, ax = plt.subplots(figsize=(9, 4))
-    try:
-        ax.fill_between(xs, [100 * m.before.interval[0] for m in review.moves],
-                        [100 * m.before.interval[1] for m in review.moves], alpha=0.15,
-                        label="95 % interval (before)")
-        ax.plot(xs, [100 * m.before.chance for m in review.moves], "-", lw=1.6,
-                label="before the move (the bot's choice)")
-        ax.plot(xs, [100 * m.after.chance for m in review.moves], ".", ms=5,
-                label="after the move played")
-        ax.plot(xs, [100 * m.best.chance for m in review.moves], "_", ms=8,
-                label="after the best move found")
-        for m in review.costly:
-            ax.annotate(f"{m.index}", (m.index, 100 * m.after.chance),
-                        textcoords="offset points", xytext=(0, -12), ha="center",
-                        fontsize=8, color="crimson")
-            ax.plot([m.index, m.index], [100 * m.after.chance, 100 * m.best.chance],
-                    color="crimson", lw=1)
-        colours = {"inaccuracy": "goldenrod", "mistake": "darkorange", "blunder": "crimson"}
-        for m in review.marked:
-            p = m.paired
-            assert p is not None and m.mark is not None and m.sure is not None
-            y = 100 * m.after.chance
-            ax.plot([m.index], [y], "o", ms=9, mfc="none", mec=colours[m.mark], mew=1.6)
-            sure = ">99.9%" if m.sure > 0.999 else f"{100 * m.sure:.1f}%"
-            ax.annotate(f"{MARK_SIGNS[m.mark]} {100 * p.drop:.0f} pts, {sure} sure",
-                        (m.index, y), textcoords="offset points", xytext=(0, 10), ha="center",
-                        fontsize=7, color=colours[m.mark])
-        for name, colour in colours.items():
-            if any(m.mark == name for m in review.marked):
-                ax.plot([], [], "o", mfc="none", mec=colour, label=f"{name} "
-                        f"{MARK_SIGNS[name]} (paired worlds, interval above 0"
-                        + (", game-wide q ≤ 5 %)" if review.fdr else ")"))
-        oh = review.open_hand
-        if oh and oh.get("losing_move"):
-            ax.axvline(oh["losing_move"], color="grey", ls="--", lw=1,
-                       label="open-hand losing move")
-        ax.set_xlabel("move")
-        ax.set_ylabel("win chance (%)")
-        ax.set_ylim(-2, 102)
-        ax.set_title(f"Win chance over the game ({review.players} player"
-                     f"{'s' if review.players > 1 else ''}, estimator {review.estimator}, "
-                     f"outcome {review.outcome or 'unfinished'})", fontsize=10)
-        ax.legend(fontsize=7, loc="best")
-        link_new(path, lambda fh: fig.savefig(fh, format=fmt, dpi=110, bbox_inches="tight"))
-    finally:
-        plt.close(fig)
+        data = svg_to_png(svg)
+    else:
+        data = svg.encode("utf-8")
+    link_new(path, lambda fh: fh.write(data))

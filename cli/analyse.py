@@ -13,6 +13,7 @@ from model.errors import IllegalMoveError
 from model.game import count_text
 from model.records import dumps, replay
 from solver.analysis import analyse as analyse_game
+from solver.analysis import window_text
 from solver.result import OBJECTIVES, UNKNOWN
 
 MARKS = {"win": "win", "loss": "loss", "unknown": "unknown"}
@@ -38,7 +39,8 @@ PROOFS = {"bound": " (a bound, no search)", "search": " (exhaustive search)",
 @learning_options
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"moves": [{"index", "move", "before", "after", "spent_extra"}, ...], '
-                   '"losing_move", "reason", ...} as JSON.')
+                   '"losing_move", "window": [first, last], "reason", ...} as JSON '
+                   '(window: the moves between which the game was lost).')
 def analyse(record: str, objective: str, time_per_move: float, memory_limit: int,
             nogood: bool, abstraction: bool, as_json: bool) -> None:
     """Analyse a played game: for every move of RECORD (a game record from a deal or from
@@ -89,6 +91,8 @@ def analyse(record: str, objective: str, time_per_move: float, memory_limit: int
             note = "◀ the losing move"
         elif k == a.first_proven_loss and a.losing_move is None:
             note = "◀ a loss is proven from here"
+        elif a.window is not None and a.losing_move is None and a.window[0] <= k < a.window[1]:
+            note = f"◀ lost between here and move {a.window[1]}" if k == a.window[0] else "│"
         style = "bold red" if k == a.losing_move else None
         cells = [str(k), game.move_text(mv), MARKS[before], MARKS[after]]
         if objective != "none":
@@ -132,6 +136,11 @@ def _stop_if_interrupted(stats: dict) -> None:
                        EXIT_INTERRUPTED)
 
 
+def first_win(a) -> bool:
+    """Whether the start of the analysed game was proven winnable."""
+    return bool(a.positions[0].verdict == "win")
+
+
 def summary(a, plan) -> str:
     """One line: the losing move and what to play instead, or why there is none."""
     first = a.positions[0].verdict
@@ -147,8 +156,11 @@ def summary(a, plan) -> str:
         return "No losing move: the game is won (or still winnable at its end)."
     if first == "loss":
         return "No losing move: the start was already lost."
-    if a.first_proven_loss is not None:
-        return (f"A loss is proven after move {a.first_proven_loss}; the positions just "
-                "before it stayed unknown within the time per move, so the losing move itself "
-                "is not proven.")
+    if a.window is not None:
+        first, last = a.window
+        before = (f"the position before move {first} could be won" if first > 1 or first_win(a)
+                  else "the start was not decided")
+        return (f"The game was {window_text(a.window)}: {before} and the one after move {last} "
+                "cannot; the positions between stayed unknown within the time per move, so "
+                "the losing move itself is not pinned.")
     return "No losing move found: the game is still winnable or the searches ran out of time."

@@ -7,6 +7,7 @@ from rich.table import Table
 from rich.text import Text
 
 from bots.advice import ESTIMATOR_TEXT, ESTIMATORS, advise
+from bots.calibration import Calibration, calibrated_teams, calibration_for
 from cli.common import EXIT_INTERRUPTED, CliError, console, load_source, source_options
 from cli.options import COUNT, MEMORY_MB, SECONDS
 from cli.start import describe_start, position_of
@@ -51,13 +52,18 @@ def value_text(value: int | None, optimal: bool, bound: int | None) -> str:
 @click.option("--worlds", type=COUNT, default=400, show_default=True, metavar="N",
               help="--silent: at most N sampled worlds per move (it stops sooner at the time "
                    "limit or once the best move is separated).")
+@click.option("--team", default=None, metavar="BOT",
+              help="--silent: the bot in the other seats (default: the record's \"bot\", as "
+                   "ascent simulate writes it): the chances are calibrated for that team where "
+                   "the project has a calibration (uct; greedy estimator); 'none': as they are.")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"verdict", "moves": [{"move", "verdict", "value", "optimal"}, ...]} '
                    'best first, as JSON (--silent: {"estimator", "moves": [{"move", "chance", '
                    '"interval", "cards_out", ...}, ...], ...}).')
 def hint(source: str | None, seed: int | None, players: int, rule_options: tuple[str, ...],
          step: int | None, objective: str, time_limit: float, all_moves: bool,
-         memory_limit: int, silent: bool, estimator: str, worlds: int, as_json: bool) -> None:
+         memory_limit: int, silent: bool, estimator: str, worlds: int, team: str | None,
+         as_json: bool) -> None:
     """The moves of the player to move that keep a POSITION (or a PLAN after K moves)
     winnable, best first, each with its verdict and the best value after it, like an
     engine's multi-line view.
@@ -85,8 +91,11 @@ def hint(source: str | None, seed: int | None, players: int, rule_options: tuple
         raise CliError(f"{src.name}: the game is over ({game.outcome()}); there is no move "
                        "to hint")
     if silent:
-        _silent_hint(src.name, game, start, estimator, worlds, time_limit, as_json)
+        _silent_hint(src.name, game, start, estimator, worlds, time_limit, as_json,
+                     _team(team, src, estimator))
         return
+    if team is not None:
+        raise CliError("--team goes with --silent (the open-hand hint knows every card)")
     h = rate_moves(game, objective, time_limit, all_moves, memory_limit_mb=memory_limit)
     if as_json:
         click.echo(dumps(h.to_json()))
@@ -142,16 +151,46 @@ def _stop_if_interrupted(stats: dict) -> None:
         raise CliError("interrupted; the moves rated so far are shown above", EXIT_INTERRUPTED)
 
 
+def _team(team: str | None, src: object, estimator: str) -> Calibration | None:
+    """The calibration of ``hint --silent --team`` (default: the record's ``bot``), or
+    ``None``. Raises :class:`CliError` for a team the project has no calibration for."""
+    if team == "none":
+        return None
+    if team is None:
+        plan = getattr(src, "plan", None)
+        sat = getattr(plan, "extra", {}).get("bot") if plan is not None else None
+        team = sat.get("name") if isinstance(sat, dict) else sat if isinstance(sat, str) else None
+        return calibration_for(team, estimator)
+    cal = calibration_for(team, estimator)
+    if cal is None and team != "greedy":
+        raise CliError(f"--team: no calibration for {team!r} with the {estimator} estimator; "
+                       "valid: " + ", ".join(calibrated_teams() + ["greedy", "none"]))
+    return cal
+
+
 def _silent_hint(name: str, game: Game, start: Deal | Game, estimator: str, worlds: int,
-                 time_limit: float, as_json: bool) -> None:
-    """``hint --silent``: :func:`bots.advice.advise` on the mover's observation, printed."""
+                 time_limit: float, as_json: bool, cal: Calibration | None = None) -> None:
+    """``hint --silent``: :func:`bots.advice.advise` on the mover's observation, printed
+    (the chances calibrated by ``cal`` when given)."""
     obs = observe(game)
     try:
         a = advise(obs, estimator=estimator, worlds=worlds, time_limit=time_limit)
     except KeyboardInterrupt:
         raise CliError("interrupted before every move had a world played", EXIT_INTERRUPTED) from None
+
+    def shown(x: float) -> float:
+        return cal(x) if cal is not None else x
+
     if as_json:
-        click.echo(dumps(a.to_json()))
+        data = a.to_json()
+        if cal is not None:
+            for m in data["moves"]:
+                m["estimate"] = m["chance"]
+                m["chance"] = round(cal(m["chance"]), 4)
+                m["interval"] = [round(x, 4) for x in cal.interval(*m["interval"])]
+            data["team"] = cal.team
+            data["estimator_text"] += f", calibrated for {cal.team} team-mates"
+        click.echo(dumps(data))
         _stop_if_interrupted(a.stats)
         return
     out = console()
@@ -166,14 +205,16 @@ def _silent_hint(name: str, game: Game, start: Deal | Game, estimator: str, worl
     table.add_column("cards out", justify="right")
     for i, r in enumerate(a.moves, start=1):
         lo, hi = r.interval
-        table.add_row(str(i), game.move_text(r.move), f"{100 * r.chance:.0f}%",
+        lo, hi = shown(lo), shown(hi)
+        table.add_row(str(i), game.move_text(r.move), f"{100 * shown(r.chance):.0f}%",
                       f"{100 * lo:.0f}–{100 * hi:.0f}%", f"{r.cards_out:.1f}")
     out.print(table)
     why = {"separated": "the best move is separated", "time": "the time limit ran out",
            "alike": "every move lost (or won) every world so far",
            "worlds": f"{count_text(a.worlds, 'world')} per move played",
            "interrupted": "interrupted"}[a.stopped]
-    out.print(Text(f"Estimator: {estimator}: {ESTIMATOR_TEXT[estimator]}. "
+    calibrated = f", calibrated for {cal.team} team-mates" if cal is not None else ""
+    out.print(Text(f"Estimator: {estimator}: {ESTIMATOR_TEXT[estimator]}{calibrated}. "
                    f"{count_text(a.worlds, 'world')} per move; stopped: {why} · "
                    f"{a.stats['seconds']:.2f} s", style="dim"))
     _stop_if_interrupted(a.stats)

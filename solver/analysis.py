@@ -312,6 +312,25 @@ class PositionVerdict:
     reason: LossReason | None = None
     stats: dict[str, Any] = field(default_factory=dict, repr=False)
 
+    def to_state(self) -> dict[str, Any]:
+        """What :func:`analyse` needs to reuse this solve later (``known``): the JSON of
+        :meth:`to_json` with the ``continuation``'s moves, read back by
+        :meth:`from_state`."""
+        return {**self.to_json(), "reason": None,
+                "continuation": [m.to_json() for m in self.continuation]}
+
+    @classmethod
+    def from_state(cls, data: dict[str, Any]) -> PositionVerdict:
+        """The verdict written by :meth:`to_state`. Raises ``KeyError``, ``TypeError`` or
+        ``ValueError`` for a malformed one."""
+        if data["verdict"] not in (WIN, LOSS, UNKNOWN):
+            raise ValueError(f"unknown verdict {data['verdict']!r}")
+        return cls(int(data["index"]), data["verdict"], data.get("value"),
+                   bool(data.get("optimal")), data.get("bound"), bool(data.get("derived")),
+                   [Move.from_json(m) for m in data.get("continuation", [])],
+                   int(data.get("nodes", 0)), float(data.get("seconds", 0.0)),
+                   data.get("proof"))
+
     def to_json(self) -> dict[str, Any]:
         return {"index": self.index, "verdict": self.verdict, "value": self.value,
                 "optimal": self.optimal, "bound": self.bound, "derived": self.derived,
@@ -347,9 +366,26 @@ class Analysis:
     stats: dict[str, Any]
     reason: LossReason | None = None
 
+    @property
+    def window(self) -> tuple[int, int] | None:
+        """``(first, last)``: the moves between which the game was lost, counted from 1:
+        ``first`` is the move after the last position found winnable (move 1 when none was),
+        ``last`` the first move after which a loss is proven (:attr:`first_proven_loss`).
+        The game was lost by one of the moves ``first``..``last``; when the losing move is
+        pinned, ``first == last == losing_move``. ``None`` when no loss is proven along the
+        game or the start itself is lost (no move lost it)."""
+        if self.losing_move is not None:
+            return self.losing_move, self.losing_move
+        if self.first_proven_loss is None or self.positions[0].verdict == LOSS:
+            return None
+        last_win = max((p.index for p in self.positions[:self.first_proven_loss]
+                        if p.verdict == WIN), default=0)
+        return last_win + 1, self.first_proven_loss
+
     def to_json(self) -> dict[str, Any]:
         """``{"moves": [{"index", "move", "before", "after", "spent_extra"}, …],
-        "losing_move", "first_proven_loss", "reason": {"kind", "text", "specific"} | null,
+        "losing_move", "window": [first, last] | null (:attr:`window`), "first_proven_loss",
+        "reason": {"kind", "text", "specific"} | null,
         "best_instead", "winning_line", "objective", "positions", "stats"}`` (moves counted
         from 1)."""
         rows = []
@@ -362,6 +398,7 @@ class Analysis:
             "objective": self.objective,
             "moves": rows,
             "losing_move": self.losing_move,
+            "window": list(self.window) if self.window is not None else None,
             "first_proven_loss": self.first_proven_loss,
             "reason": self.reason.to_json() if self.reason is not None else None,
             "best_instead": self.best_instead.to_json() if self.best_instead else None,
@@ -371,11 +408,29 @@ class Analysis:
         }
 
 
+def window_text(window: tuple[int, int] | list[int] | None) -> str | None:
+    """The window of :attr:`Analysis.window` in words: ``"lost by move 34"`` when it is one
+    move, ``"lost between move 32 and move 38"`` otherwise; ``None`` without a window.
+
+    >>> window_text((32, 38)), window_text([34, 34]), window_text(None)
+    ('lost between move 32 and move 38', 'lost by move 34', None)
+    """
+    if window is None:
+        return None
+    first, last = window
+    return f"lost by move {first}" if first == last else \
+        f"lost between move {first} and move {last}"
+
+
 #: ``analyse`` with objective ``none``: the share of ``time_per_move`` of the first pass over
 #: the game (the rest goes to the positions between the last win and the first loss).
 FIRST_PASS_SHARE = 0.2
 #: A position whose time left is below this many seconds gets no more search.
 MIN_SECONDS = 0.05
+
+
+class _BudgetSpent(Exception):
+    """:func:`analyse`'s ``time_limit`` ran out (caught inside it)."""
 
 
 def _solve_positions(solve_at, found: dict[int, PositionVerdict], n: int, reuse: bool,
@@ -472,7 +527,10 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
             time_per_move: float | None = 10.0, reuse: bool = True,
             memory_limit_mb: int = 2048,
             progress: Callable[[int, int], None] | None = None,
-            switches: dict[str, bool] | None = None) -> Analysis:
+            switches: dict[str, bool] | None = None,
+            known: dict[int, PositionVerdict] | None = None,
+            solved: Callable[[PositionVerdict], None] | None = None,
+            time_limit: float | None = None) -> Analysis:
     """Analyse the game of ``moves`` played from ``start`` (a deal or a position).
 
     Each position solved gets ``time_per_move`` seconds (``None``: no limit). With
@@ -487,7 +545,14 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
     position solved: ``decided`` counts the positions whose verdict is known so far (for
     ``none``: those up to the last win found and from the first loss found; otherwise those
     solved), out of ``positions`` (``len(moves) + 1``). ``switches``: search switches by name
-    for every solve (ablations; default: all the defaults). Raises
+    for every solve (ablations; default: all the defaults). ``known``: the positions solved
+    by an earlier, stopped analysis of the same game (by index; :meth:`PositionVerdict.
+    from_state`): a proven verdict is reused as it is, and an unknown one counts its
+    seconds as spent (so a resumed analysis does not redo its work); ``solved(verdict)``,
+    when given, is called with each position's verdict as it is solved (to keep it for
+    ``known``). ``time_limit``: seconds for the whole analysis (each solve gets at most what
+    is left; once it is spent the positions not decided stay unknown and
+    ``stats["budget_spent"]`` is true). Raises
     :class:`~model.errors.IllegalMoveError` for an illegal move of the game and
     ``ValueError`` for an unknown objective.
     """
@@ -513,6 +578,19 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
             progress(len(found), n + 1)
 
     def solve_at(i: int, seconds: float | None) -> PositionVerdict:
+        if time_limit is not None:
+            left = time_limit - (time.monotonic() - t0)
+            if left <= MIN_SECONDS:
+                raise _BudgetSpent
+            seconds = left if seconds is None else min(seconds, left)
+        old_known = (known or {}).get(i)
+        if old_known is not None and i not in found and (
+                old_known.verdict != UNKNOWN
+                or (seconds is not None and old_known.seconds >= seconds - MIN_SECONDS)):
+            found[i] = old_known  # an earlier solve of this very position
+            spent_s[i] = old_known.seconds
+            report()
+            return old_known
         sess = session or Session(games[i], objective, memory_limit_mb, furthest="off",
                                   switches=switches)
         t = time.monotonic()
@@ -534,10 +612,12 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
                                                  "table_hits": res.stats.get("table_hits"),
                                                  **({"loss_model": lm} if lm else {}),
                                                  **({"abstraction": ab} if ab else {})})
+        if solved is not None:
+            solved(found[i])
         report()
         return found[i]
 
-    interrupted = False
+    interrupted = budget_spent = False
     try:
         if objective == "none":
             # the positions at the end that a bound alone proves lost, from the last backwards
@@ -549,6 +629,8 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
         _solve_positions(solve_at, found, n, reuse, objective, time_per_move, spent_s)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: keep the positions solved so far
         interrupted = True
+    except _BudgetSpent:  # the whole analysis's time_limit: keep what was solved
+        budget_spent = True
     positions = _fill_in(found, moves, games, objective)
     spent: list[int | None] = []
     for k in range(1, n + 1):
@@ -573,7 +655,8 @@ def analyse(start: Deal | Game, moves: Sequence[Move], objective: str = "none",
     stats = {"seconds": round(time.monotonic() - t0, 3),
              "nodes": sum(p.nodes for p in positions),
              "solved_positions": sum(not p.derived for p in positions),
-             "reuse": reuse, **({"interrupted": True} if interrupted else {})}
+             "reuse": reuse, **({"interrupted": True} if interrupted else {}),
+             **({"budget_spent": True} if budget_spent else {})}
     return Analysis(start, moves, objective, positions, spent, losing, first_loss,
                     best_instead, line, stats, reason)
 

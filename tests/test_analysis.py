@@ -86,6 +86,8 @@ def test_analyse_finds_the_losing_move_the_reference_finds(deal, seed, objective
     moves = random_record(deal, seed)
     a = analyse(deal, moves, objective, time_per_move=None)
     assert a.losing_move == first_losing_move(deal, moves)
+    # every verdict decided: the window is the losing move itself, or none
+    assert a.window == ((a.losing_move, a.losing_move) if a.losing_move is not None else None)
     games = positions_of(deal, moves)
     ref = [reference_solve(g, objective) for g in games]
     assert [p.verdict for p in a.positions] == [v for v, _ in ref]
@@ -103,6 +105,52 @@ def test_analyse_finds_the_losing_move_the_reference_finds(deal, seed, objective
     fresh = analyse(deal, moves, objective, time_per_move=None, reuse=False)
     assert [p.verdict for p in fresh.positions] == [p.verdict for p in a.positions]
     assert fresh.losing_move == a.losing_move
+
+
+def test_the_window_spans_the_unknown_positions_between_the_last_win_and_the_first_loss():
+    from solver.analysis import Analysis, PositionVerdict, window_text
+
+    def analysis(verdicts: str) -> Analysis:
+        v = {"w": WIN, "l": LOSS, "u": "unknown"}
+        ps = [PositionVerdict(i, v[c]) for i, c in enumerate(verdicts)]
+        n = len(ps) - 1
+        losing = next((k for k in range(1, n + 1) if ps[k - 1].verdict == WIN
+                       and ps[k].verdict == LOSS), None)
+        first = next((k for k in range(1, n + 1) if ps[k].verdict == LOSS), None)
+        return Analysis(Deal.from_seed(1), [], "none", ps, [None] * n, losing, first, None,
+                        [], {})
+
+    assert analysis("wwuuull").window == (2, 5)   # position 1 won, 5 lost: moves 2..5
+    assert analysis("wwll").window == (2, 2)      # pinned: the losing move
+    assert analysis("uuull").window == (1, 3)     # no win proven: from move 1
+    assert analysis("llll").window is None        # lost from the start: no move lost it
+    assert analysis("wwwu").window is None        # no loss proven
+    assert window_text(analysis("wwuuull").window) == "lost between move 2 and move 5"
+    from cli.analyse import summary
+
+    text = summary(analysis("wwuuull"), None)
+    assert text.startswith("The game was lost between move 2 and move 5: the position before "
+                           "move 2 could be won and the one after move 5 cannot")
+    assert summary(analysis("uuull"), None).startswith(
+        "The game was lost between move 1 and move 3: the start was not decided")
+
+
+@FAST
+@given(deal=tiny_games(), seed=st.integers(0, 2**16))
+def test_a_resumed_analysis_reuses_the_positions_solved_and_agrees(deal, seed):
+    from solver.analysis import PositionVerdict
+
+    moves = random_record(deal, seed)
+    kept: list[dict] = []
+    a = analyse(deal, moves, "none", time_per_move=None,
+                solved=lambda p: kept.append(json.loads(json.dumps(p.to_state()))))
+    known = {k["index"]: PositionVerdict.from_state(k) for k in kept}
+    again: list[int] = []
+    b = analyse(deal, moves, "none", time_per_move=None, known=known,
+                solved=lambda p: again.append(p.index))
+    assert again == []  # every position it needed was known
+    assert [p.verdict for p in b.positions] == [p.verdict for p in a.positions]
+    assert b.losing_move == a.losing_move and b.winning_line == a.winning_line
 
 
 def test_every_position_on_a_winning_line_is_a_win_and_no_worse_than_the_plan() -> None:
@@ -153,6 +201,8 @@ def test_hint_and_analyse_json_shapes(tmp_path) -> None:
     data = json.loads(res.output)
     assert [m["index"] for m in data["moves"]] == list(range(1, len(moves) + 1))
     assert data["losing_move"] == first_losing_move(deal, moves)
+    lm = data["losing_move"]
+    assert data["window"] == ([lm, lm] if lm is not None else None)
     for m in data["moves"]:
         assert {"move", "before", "after", "spent_extra"} <= set(m)
 

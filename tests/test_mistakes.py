@@ -233,7 +233,7 @@ def test_review_text_json_and_plot_show_the_marks(monkeypatch, tmp_path) -> None
                and m["q_value"] <= FDR_LEVEL for m in j["marks"])
     assert "blunder" in svg.read_text(encoding="utf-8")
     text = run("review", str(plan), "--worlds", "4", "--quiet", "--no-open-hand")
-    assert text.exit_code == 0 and "The mistakes named" in text.stdout and "??" in text.stdout
+    assert text.exit_code == 0 and "the mistakes named" in text.stdout and "??" in text.stdout
 
 
 def test_bh_qvalues_are_the_step_up_procedure_and_monotone() -> None:

@@ -130,11 +130,22 @@ def test_the_review_json_agrees_with_the_engine(players: int) -> None:
         assert Move.from_json(row["best_move"]) in legal and Move.from_json(row["bot_move"]) in legal
         assert row["text"] == pos.move_text(moves[k])
         assert row["chance_best"] >= row["chance_after"] and row["chance_best"] >= row["chance_before"]
-        assert row["drop"] == pytest.approx(row["chance_best"] - row["chance_after"], abs=1e-3)
+        assert row["screen_drop"] == pytest.approx(row["chance_best"] - row["chance_after"],
+                                                   abs=1e-3)
+        # one number per decision: the paired comparison's drop and interval when compared
+        p = row["paired"]
+        assert row["drop"] == (p["drop"] if p else row["screen_drop"])
+        assert row["drop_interval"] == (p["interval"] if p else None)
+        # the cards the mover drew after the move: the top of its deck, as the engine drew
+        after = replay(game.plan.start, moves[:k + 1]).game
+        seat = moves[k].player - 1
+        n = len(pos.decks[seat]) - len(after.decks[seat])
+        assert row["drawn"] == [c.text for c in pos.decks[seat][:n]]
         lo, hi = row["interval_before"]
         assert lo <= row["chance_before"] <= hi
-    drops = [j["moves"][i - 1]["drop"] for i in j["costly"]]
-    assert drops == sorted(drops, reverse=True)
+    # costly: exactly the marked moves, biggest paired drop first
+    assert j["costly"] == [m["index"] for m in j["marks"]]
+    assert sorted(j["costly"]) == [m["index"] for m in j["moves"] if m["mark"]]
     a = analyse(game.plan.start, moves, "none", 1.0)
     assert j["open_hand"]["winnable"] == a.positions[0].verdict
     assert j["open_hand"]["losing_move"] == a.losing_move
@@ -215,3 +226,100 @@ def test_advice_interrupted_keeps_the_worlds_played() -> None:
 
     b = advise(obs, estimator="greedy", worlds=50, min_worlds=50, progress=stop_at_once)
     assert b.worlds == 1 and b.stopped == "interrupted"
+
+
+def test_a_stopped_review_resumes_with_the_moves_it_kept() -> None:
+    """The moves reviewed before a stop, kept as JSON (MoveReview.to_state) and given back as
+    ``done``, are not reviewed again, and the review is the same as one made at once."""
+    from bots.review import MoveReview
+
+    game = _greedy_game(4)
+    moves = game.plan.moves
+    kept: list[dict] = []
+    whole = review_game(game.plan.start, moves, worlds=4, open_hand=False, paired_cap=16,
+                        reviewed=lambda m: kept.append(json.loads(dumps(m.to_state()))))
+    assert [k["index"] for k in kept] == list(range(1, len(moves) + 1))
+    half = {k["index"] - 1: MoveReview.from_state(k) for k in kept[: len(kept) // 2]}
+    again: list[int] = []
+    resumed = review_game(game.plan.start, moves, worlds=4, open_hand=False, paired_cap=16,
+                          done=half, reviewed=lambda m: again.append(m.index))
+    assert again == list(range(len(kept) // 2 + 1, len(moves) + 1))
+    a, b = whole.to_json(), resumed.to_json()
+    a.pop("stats"), b.pop("stats")
+    assert a == b
+
+
+def test_the_chart_is_one_svg_for_the_page_and_the_plot(tmp_path) -> None:
+    from bots.review import plot_review, review_chart
+
+    game = _greedy_game(4)
+    r = review_game(game.plan.start, game.plan.moves, worlds=4, open_hand=False, paired_cap=16)
+    svg = review_chart(r, window=(3, 5))
+    assert svg.count('class="point') == len(r.moves)
+    assert "prefers-color-scheme: dark" in svg and 'class="window"' in svg
+    for m in r.moves:
+        assert f'data-move="{m.index}"' in svg and f'data-position="{m.index - 1}"' in svg
+        assert (f"then drew {' '.join(m.drawn)}" in svg) == bool(m.drawn) or not m.drawn
+    plot_review(r, tmp_path / "c.svg")
+    assert (tmp_path / "c.svg").read_text(encoding="utf-8") == review_chart(r)
+    with pytest.raises(FileExistsError):
+        plot_review(r, tmp_path / "c.svg")
+
+
+def test_the_uct_calibration_is_monotone_and_only_changes_the_chances_shown() -> None:
+    from bots.calibration import calibration_for
+
+    cal = calibration_for("uct")
+    assert cal is not None and calibration_for("greedy") is None and calibration_for(None) is None
+    xs = [i / 200 for i in range(201)]
+    ys = [cal(x) for x in xs]
+    assert ys == sorted(ys) and all(0 <= y <= 1 for y in ys)
+    game = _greedy_game(4)
+    plain = review_game(game.plan.start, game.plan.moves, worlds=4, open_hand=False,
+                        paired_cap=16).to_json()
+    team = review_game(game.plan.start, game.plan.moves, worlds=4, open_hand=False,
+                       paired_cap=16, team="uct").to_json()
+    assert team["team"] == "uct" and "calibrated for uct" in team["estimator_text"]
+    for a, b in zip(plain["moves"], team["moves"]):
+        assert b["estimate"]["before"] == a["chance_before"]
+        assert b["chance_before"] == round(cal(a["chance_before"]), 4) or \
+            abs(b["chance_before"] - cal(a["chance_before"])) < 1e-3
+        lo, hi = b["interval_before"]
+        assert lo <= b["chance_before"] <= hi
+        assert (b["drop"], b["drop_interval"], b["mark"]) == (a["drop"], a["drop_interval"],
+                                                              a["mark"])
+    assert team["marks"] == plain["marks"]
+
+
+def test_fit_calibration_is_the_isotonic_fit() -> None:
+    pytest.importorskip("scipy.optimize")
+    import random as _random
+
+    from bots.calibration import fit_calibration
+
+    rng = _random.Random(3)
+    xs = [rng.random() for _ in range(400)]
+    won = [rng.random() < 0.3 + 0.6 * x for x in xs]
+    cal = fit_calibration(xs, won, "t")
+    ys = [cal(x) for x in sorted(xs)]
+    assert ys == sorted(ys)
+    # the fit keeps the share won overall (each block's mean is its share won)
+    assert abs(sum(cal(x) for x in xs) / len(xs) - sum(won) / len(won)) < 0.03
+    with pytest.raises(ValueError):
+        fit_calibration([0.5], [True, False], "t")
+
+
+def test_hint_silent_calibrates_for_the_team() -> None:
+    from bots.calibration import calibration_for
+
+    cal = calibration_for("uct")
+    base = ["hint", "--seed", "3", "--rules", "preset=tiny", "--players", "2", "--silent",
+            "--worlds", "8", "--json"]
+    res = run(*base, "--team", "uct")
+    assert res.exit_code == 0, res.stderr
+    j = json.loads(res.stdout)
+    assert j["team"] == "uct"
+    for m in j["moves"]:
+        assert m["chance"] == round(cal(m["estimate"]), 4)
+    bad = run(*base, "--team", "nobody")
+    assert bad.exit_code == 2 and bad.stderr.startswith("ascent: error: --team")

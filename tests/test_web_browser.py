@@ -310,7 +310,7 @@ def test_play_the_real_game_to_its_end_and_step_through_the_review(server, brows
         losing = int(summary.split("move ")[1].split(" ")[0])
         assert summary.startswith("Lost by move") and page.locator("#review-moves li.losing").count() == 1
         assert "the losing move" in page.locator("#review-moves li").nth(losing - 1).text_content()  # folded
-        assert page.inner_text("#review-reason").startswith("Why: ")
+        assert page.inner_text("#review-reason").startswith(f"Why the position after move {losing} ")
         if importlib.util.find_spec("bots.review") is not None:  # the silent review's line
             assert page.inner_text("#review-silent").startswith("Silent review (the best bot's view")
         page.wait_for_selector("body[data-line-step='0']")

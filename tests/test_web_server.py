@@ -239,6 +239,82 @@ def test_a_review_running_when_the_server_stops_resumes_after_a_restart(tmp_path
         assert c.get(f"/api/games/{gid}/review").json() == again
 
 
+def test_a_stopped_review_reuses_the_results_it_kept():
+    """The results a review reports as it goes (each position's open-hand verdict, each
+    move's silent review), given back to a new review of the same game, are not computed
+    again, and the answer is the same."""
+    from model.deal import Deal
+    from model.moves import Move
+    from model.rules import RuleSet
+    from web.review import review_data
+
+    with TestClient(create_app()) as c:
+        gid = lost_game(c)
+        moves = [Move.from_json(m["move"]) for m in c.get(f"/api/games/{gid}").json()["moves"]]
+    deal = Deal.from_seed(3, 3, RuleSet.tiny())
+    seen: list[dict] = []
+    whole = review_data(deal, moves, 2.0, "best", progress=seen.append)
+    kept = {"open": [p["solved"] for p in seen if "solved" in p],
+            "silent": [p["reviewed"] for p in seen if "reviewed" in p]}
+    assert kept["open"] and len(kept["silent"]) == len(moves)
+    assert [p["done"] for p in seen if p["phase"] == "silent"] == list(range(1, len(moves) + 1))
+    half = {"open": kept["open"], "silent": kept["silent"][: len(moves) // 2]}
+    again: list[dict] = []
+    resumed = review_data(deal, moves, 2.0, "best", progress=again.append, known=half)
+    assert not [p for p in again if "solved" in p]  # every position it needed was kept
+    assert sorted(p["reviewed"]["index"] for p in again if "reviewed" in p) == \
+        list(range(len(moves) // 2 + 1, len(moves) + 1))
+    for r in (whole, resumed):
+        r["silent"].pop("stats"), r.pop("seconds")
+    assert resumed == whole
+    assert whole["chart"].count('class="point') == len(moves)
+
+
+def test_a_restarted_review_is_given_the_results_kept_in_the_file(tmp_path, monkeypatch):
+    """A review running when the server stopped, with some results kept in the file, is
+    resumed after a restart with those results (and reports how many it kept)."""
+    import time
+
+    import web.app
+    from model.deal import Deal
+    from model.moves import Move
+    from model.rules import RuleSet
+    from web.review import review_data
+
+    with TestClient(create_app(data=tmp_path)) as c:
+        gid = lost_game(c)
+        moves = [Move.from_json(m["move"]) for m in c.get(f"/api/games/{gid}").json()["moves"]]
+        seen: list[dict] = []
+        review_data(Deal.from_seed(3, 3, RuleSet.tiny()), moves, 2.0, "best",
+                    progress=seen.append)
+        kept = {"open": {str(p["solved"]["index"]): p["solved"] for p in seen if "solved" in p},
+                "silent": {str(p["reviewed"]["index"]): p["reviewed"] for p in seen[:-3]
+                           if "reviewed" in p}}
+        c.app.state.ascent.store.db.put_review(gid, {
+            "status": "running", "started": time.time(), "positions": len(moves) + 1,
+            "done": 0, "phase": "silent", "resumed": False, "estimate": 18.0, "kept": kept})
+    real = web.app.review_job
+    given: list[dict] = []
+
+    def spy(start, moves, seconds, follow, known, team):
+        given.append(known)
+        return real(start, moves, seconds, follow, known, team)
+
+    monkeypatch.setattr(web.app, "review_job", spy)
+    with TestClient(create_app(data=tmp_path)) as c:
+        r = c.get(f"/api/games/{gid}/review").json()
+        assert r["status"] == "running" and r["resumed"] is True
+        assert r["kept"] == {"open": len(kept["open"]), "silent": len(kept["silent"])}
+        deadline = time.monotonic() + 120
+        while r["status"] == "running" and time.monotonic() < deadline:
+            time.sleep(0.05)
+            r = c.get(f"/api/games/{gid}/review").json()
+        assert r["status"] == "done" and r["losing_move"] is not None
+    assert given and sorted(k["index"] for k in given[0]["silent"]) == \
+        sorted(int(i) for i in kept["silent"])
+    assert len(given[0]["open"]) == len(kept["open"])
+
+
 def test_random_input_to_the_new_routes_is_a_json_4xx_and_loses_no_game(client):
     """Random query values to the page's address, /g/{id} and /explain, random bodies to
     /advance and /review: never a 5xx, every error JSON (or the HTML page for a browser),
@@ -317,3 +393,69 @@ def test_the_default_team_mate_follows_the_table_size(client) -> None:
         g = client.post("/api/games", json={"seed": 2, "players": players, "mode": "silent",
                                             "rules": TINY}).json()
         assert g["bot"] == default_bot(players)
+
+
+def test_learn_from_your_mistakes_judges_answers_with_the_paired_test(monkeypatch):
+    """With an evaluator under which every alternative wins and every move played loses,
+    every compared decision is marked; the exercise of a marked move shows its position as
+    its player saw it, and judges answers with the same paired test. Bad input is a 4xx with
+    a reason."""
+    import time
+
+    import bots.review
+    from model.deal import Deal
+    from model.game import Game
+    from model.moves import Move
+    from model.rules import RuleSet
+
+    def evaluator_for(estimator):
+        def evaluate(world, moves, seed):
+            return [k == 0 for k in range(len(moves))]  # moves = [alternative, played]
+        return evaluate
+
+    monkeypatch.setattr(bots.review, "evaluator_for", evaluator_for)
+    with TestClient(create_app()) as c:
+        gid = lost_game(c)
+        moves = [Move.from_json(m["move"]) for m in c.get(f"/api/games/{gid}").json()["moves"]]
+        assert c.get(f"/api/games/{gid}/review/learn/1").status_code == 409  # no review yet
+        c.post(f"/api/games/{gid}/review")
+        deadline = time.monotonic() + 120
+        while (r := c.get(f"/api/games/{gid}/review").json())["status"] == "running":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert r["status"] == "done" and r["marks"], r.get("summary")
+        mark = r["marks"][0]
+        k = mark["index"]
+        game = Game(Deal.from_seed(3, 3, RuleSet.tiny()))
+        for m in moves[:k - 1]:
+            game.push(m)
+        ex = c.get(f"/api/games/{gid}/review/learn/{k}").json()
+        assert ex["player"] == game.to_move + 1 == moves[k - 1].player
+        assert ex["hand"] == [x.text for x in game.hands[game.to_move]]  # the mover's only
+        assert set(ex["targets"]) <= set(ex["hand"]) and ex["mark"] == mark["mark"]
+        alternative = Move.from_json(mark["alternative"])
+        judged = c.post(f"/api/games/{gid}/review/learn/{k}", json=alternative.to_json()).json()
+        assert judged["verdict"] == "review" and judged["interval"][0] > 0
+        assert judged["review_move"]["move"] == mark["alternative"]
+        assert judged["played"]["move"] == moves[k - 1].to_json()
+        same = c.post(f"/api/games/{gid}/review/learn/{k}", json=moves[k - 1].to_json()).json()
+        assert same["verdict"] == "played" and same["gain"] == 0
+        # bad input: a 4xx with a reason, never a 5xx
+        illegal = [m for m in ({"kind": "place", "card": x.text, "row": 9, "slot": 9}
+                               for x in game.hands[game.to_move])]
+        bad = c.post(f"/api/games/{gid}/review/learn/{k}", json=illegal[0])
+        assert bad.status_code in (400, 422) and bad.json()["error"]
+        for body in ([], "7r", {"card": "Zz"}, {"kind": "goat"}, None):
+            res = c.post(f"/api/games/{gid}/review/learn/{k}", json=body)
+            assert 400 <= res.status_code < 500 and res.json()["error"], body
+        unmarked = next(i for i in range(1, len(moves) + 1)
+                        if i not in {m["index"] for m in r["marks"]})
+        for path in (f"learn/{unmarked}", f"learn/{len(moves) + 1}", "learn/0", "learn/x1",
+                     f"position/{len(moves) + 1}", "position/-1"):
+            res = c.get(f"/api/games/{gid}/review/{path}")
+            assert 400 <= res.status_code < 500 and res.json()["error"], path
+        res = c.post(f"/api/games/{gid}/review/learn/{unmarked}", json=moves[0].to_json())
+        assert res.status_code == 404
+        for p in (0, k - 1, len(moves)):
+            pos = c.get(f"/api/games/{gid}/review/position/{p}").json()
+            assert pos["position"] == p and pos["svg"].startswith("<?xml")

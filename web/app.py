@@ -34,6 +34,9 @@ and returns the app; ``ascent serve`` runs it on uvicorn. The API (documented in
 ``POST /api/games/{id}/review``             start the review of a finished game (background)
 ``GET  /api/games/{id}/review``             its progress, or the review
 ``GET  /api/games/{id}/review/line/{k}``    step ``k`` of the review's winning line
+``GET  /api/games/{id}/review/position/{k}`` the position after ``k`` moves (the chart's points)
+``GET  /api/games/{id}/review/learn/{k}``   marked move ``k`` as an exercise: its position
+``POST /api/games/{id}/review/learn/{k}``   judge a better move for it (the paired test)
 ``GET  /api/status``                        the solver pool's counts, the bots, the bots'
                                             latency
 ``GET  /api/rules``                         the rulings' text (R1–R13, V1, G1–G7) from
@@ -64,6 +67,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import datetime as dt
 import functools
 import json
@@ -85,6 +89,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from model.cards import parse_card
 from model.errors import AscentError, IllegalMoveError, RecordError
+from model.game import Game
 from model.moves import Move
 from model.observation import observe
 from web.games import (
@@ -104,10 +109,18 @@ from web.games import (
     silent_game,
 )
 from web.jobs import REVIEW_SECONDS, bot_move
+from web.jobs import learn as learn_job
 from web.jobs import review as review_job
 from web.pages import check_page_query, error_page, wants_html, whole_number
 from web.pool import Busy, Cancelled, JobError, JobPool
-from web.review import line_step
+from web.review import (
+    OPEN_SECONDS,
+    REVIEW_BUDGET,
+    learn_position,
+    line_step,
+    marked_move,
+    review_position,
+)
 from web.rulings import RulesMissing, rulings
 from web.store import DB_NAME, GameDB
 from web.teach import explain_card
@@ -155,6 +168,12 @@ API = [
     {"method": "GET", "path": "/api/games/{id}/review", "does": "the review, or its progress"},
     {"method": "GET", "path": "/api/games/{id}/review/line/{k}",
      "does": "step k of the review's winning line, with its picture"},
+    {"method": "GET", "path": "/api/games/{id}/review/position/{k}",
+     "does": "the position after k moves of a reviewed game, every card shown"},
+    {"method": "GET", "path": "/api/games/{id}/review/learn/{k}",
+     "does": "marked move k as an exercise: the position as its player saw it"},
+    {"method": "POST", "path": "/api/games/{id}/review/learn/{k}",
+     "does": "judge a move for marked move k with the review's paired test"},
     {"method": "GET", "path": "/api/status", "does": "the solver pool's counts and the bots"},
     {"method": "GET", "path": "/api/rules",
      "does": "the rulings R1–R13, V1 and G1–G7: each part (Ruling, Texts, Options, Examples) "
@@ -723,17 +742,21 @@ async def game_solution(request: Request) -> Response:
 def review_status(s: WebGame) -> dict[str, Any]:
     """The review's JSON: ``{"status": "none", "over"}``; while it runs ``{"status":
     "running", "phase": "open"|"silent", "done", "positions", "progress", "estimate",
-    "elapsed", "started", "resumed"}`` (``done`` of ``positions``: the positions whose
-    open-hand verdict is known so far; ``progress``: their share, 0..1); else the stored
-    answer (``done``, ``busy`` or ``failed``)."""
+    "elapsed", "started", "resumed", "kept"}`` (``done`` of ``positions``: in the ``open``
+    phase, the positions whose open-hand verdict is known so far; in the ``silent`` phase,
+    the moves judged from their player's view; ``progress``: their share, 0..1; ``kept``:
+    how many positions' results are kept for a resume, ``{"open", "silent"}``); else the
+    stored answer (``done``, ``busy`` or ``failed``)."""
     r = s.review
     if r is None:
         return {"status": "none", "over": s.game.outcome() is not None}
     if r["status"] == "running":
         done, total = r.get("done", 0), r.get("positions", 1)
+        kept = r.get("kept") or {}
         return {**r, "done": done, "phase": r.get("phase", "open"),
                 "progress": round(done / max(1, total), 3),
-                "elapsed": round(time.time() - r["started"], 1)}
+                "elapsed": round(time.time() - r["started"], 1),
+                "kept": {k: len(kept.get(k) or {}) for k in ("open", "silent")}}
     return r
 
 
@@ -746,9 +769,11 @@ async def start_review(st: AppState, s: WebGame, start: Any, moves: list[Move],
     if pool.admitted >= pool.workers + pool.queue:
         raise Busy("the server is busy: every solver worker is taken and the queue is full",
                    pool.retry_after())
+    kept = (s.review or {}).get("kept") if resumed else None
     s.review = {"status": "running", "started": time.time(), "positions": len(moves) + 1,
                 "done": 0, "phase": "open", "resumed": resumed,
-                "estimate": round((len(moves) + 1) * st.review_seconds, 1)}
+                "estimate": REVIEW_BUDGET if isinstance(s, SilentGame) else OPEN_SECONDS,
+                "kept": kept if isinstance(kept, dict) else {"open": {}, "silent": {}}}
     running = s.review
     task = asyncio.ensure_future(run_review(st, s, start, moves))
     st.reviews[s.id] = task
@@ -761,16 +786,34 @@ async def run_review(st: AppState, s: WebGame, start: Any, moves: list[Move]) ->
     tells it, and keep the answer (in the game and the file); ``busy`` or ``failed``
     when it could not be made."""
     mine = s.review
+    assert mine is not None
+    kept = mine["kept"]
+    known = {"open": list(kept["open"].values()), "silent": list(kept["silent"].values())}
+    saving: list[asyncio.Future] = []
+    running = [True]
 
     def told(p: Any) -> None:
-        if s.review is mine and isinstance(p, dict) and mine is not None:
+        if running[0] and s.review is mine and isinstance(p, dict):
             mine.update({k: p[k] for k in ("phase", "done", "positions") if k in p})
+            # each position's result is kept in the file as it comes (the row written
+            # whole), so that a restart resumes the review where it stopped
+            new = False
+            if isinstance(p.get("solved"), dict):
+                kept["open"][str(p["solved"]["index"])] = p["solved"]
+                new = True
+            if isinstance(p.get("reviewed"), dict):
+                kept["silent"][str(p["reviewed"]["index"])] = p["reviewed"]
+                new = True
+            if new:  # a deep copy: the thread writes it while the next results come in
+                saving.append(asyncio.ensure_future(
+                    run_in_threadpool(st.store.db.put_review, s.id, copy.deepcopy(mine))))
 
     data: dict[str, Any]
     try:
         follow = "best" if isinstance(s, SilentGame) and "best" in silent_bots() else None
-        data = await st.pool.run(review_job, start, moves, st.review_seconds, follow,
-                                 progress=told)
+        team = s.bot if isinstance(s, SilentGame) else None
+        data = await st.pool.run(review_job, start, moves, st.review_seconds, follow, known,
+                                 team, progress=told)
     except Busy as exc:
         data = {"status": "busy", "error": str(exc), "retry_after": exc.retry_after}
     except asyncio.CancelledError:  # the server stops: the file keeps it running, resumed later
@@ -778,6 +821,8 @@ async def run_review(st: AppState, s: WebGame, start: Any, moves: list[Move]) ->
     except Exception as exc:  # noqa: BLE001 - a failed review is shown as failed, and logged
         log.exception("review of game %s failed", s.id)
         data = {"status": "failed", "error": f"the review failed ({type(exc).__name__})"}
+    running[0] = False  # no result kept after this: no late partial over the answer
+    await asyncio.gather(*saving, return_exceptions=True)
     s.review = data
     await run_in_threadpool(st.store.db.put_review, s.id, data)
 
@@ -817,6 +862,82 @@ async def review_get(request: Request) -> Response:
     if s.game.outcome() is None:
         raise Conflict("the review opens once the game is over")
     return JSONResponse(await review_of(app_state(request), s))
+
+
+def done_review(s: WebGame) -> dict[str, Any]:
+    """The done review of ``s`` (:class:`Conflict` while there is none)."""
+    r = s.review
+    if s.game.outcome() is None or r is None or r.get("status") != "done":
+        raise Conflict("no review of this game yet")
+    return r
+
+
+@guarded
+async def review_position_get(request: Request) -> Response:
+    """``GET /api/games/{id}/review/position/{k}``: the position after ``k`` moves of a
+    reviewed game (:func:`web.review.review_position`), what a point of the chart opens."""
+    s = await game_of(request)
+    k = step_number(request)
+    done_review(s)
+
+    def show() -> dict[str, Any]:
+        try:
+            return review_position(s.start_point(), list(s.game.move_stack), k)
+        except IndexError as exc:
+            raise NotFound(str(exc)) from None
+
+    return JSONResponse(await locked(s, show))
+
+
+def _marked(s: WebGame, request: Request) -> tuple[int, dict[str, Any]]:
+    k = step_number(request)
+    try:
+        return k, marked_move(done_review(s), k)
+    except LookupError as exc:
+        raise NotFound(str(exc)) from None
+
+
+@guarded
+async def learn_get(request: Request) -> Response:
+    """``GET /api/games/{id}/review/learn/{k}``: marked move ``k`` as an exercise
+    (:func:`web.review.learn_position`): its position as its player saw it."""
+    s = await game_of(request)
+    k, mark = _marked(s, request)
+
+    def show() -> dict[str, Any]:
+        return {**learn_position(s.start_point(), list(s.game.move_stack), k),
+                "mark": mark["mark"], "sign": mark["sign"]}
+
+    return JSONResponse(await locked(s, show))
+
+
+@guarded
+async def learn_post(request: Request) -> Response:
+    """``POST /api/games/{id}/review/learn/{k}`` with a move (the JSON of the moves
+    endpoint; ``player`` defaults to the mover of move ``k``): judged against the move
+    played with the review's paired test (:func:`web.review.judge_answer`), in the solver
+    pool; the answer names the review's move. 404 for a move that is not marked, 400 for
+    a malformed move, 422 (with ruling and reason) for an illegal one."""
+    st = app_state(request)
+    s = await game_of(request)
+    k, mark = _marked(s, request)
+    body = await read_json(request)
+    if not isinstance(body, dict):
+        raise RecordError("a move is a JSON object")
+
+    def parse() -> tuple[Any, list[Move], Move, Move]:
+        moves = list(s.game.move_stack)
+        start = s.start_point()
+        answer = s.parse_move({**body, "player": body.get("player", moves[k - 1].player)})
+        g = start.copy() if isinstance(start, Game) else Game(start)
+        for m in moves[:k - 1]:
+            g.push(m)
+        g.check(answer)  # an illegal answer: 422 with its ruling, before any work
+        return start, moves, answer, Move.from_json(mark["alternative"])
+
+    start, moves, answer, alternative = await locked(s, parse)
+    data = await st.pool.run(learn_job, start, moves, k, answer, alternative)
+    return JSONResponse({**data, "mark": mark["mark"], "sign": mark["sign"]})
 
 
 @guarded
@@ -885,6 +1006,9 @@ ROUTES = [
     Route("/api/games/{id}/review", review_get, methods=["GET"]),
     Route("/api/games/{id}/review", review_post, methods=["POST"]),
     Route("/api/games/{id}/review/line/{k}", review_line),
+    Route("/api/games/{id}/review/position/{k}", review_position_get),
+    Route("/api/games/{id}/review/learn/{k}", learn_get, methods=["GET"]),
+    Route("/api/games/{id}/review/learn/{k}", learn_post, methods=["POST"]),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 

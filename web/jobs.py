@@ -57,13 +57,26 @@ def timed_bot_move(obs: Observation, name: str, seed: int) -> tuple[Move, float,
 
 
 def review(start: Deal | Game, moves: list[Move], seconds: float = REVIEW_SECONDS,
-           silent_bot: str | None = None) -> dict[str, Any]:
+           silent_bot: str | None = None,
+           known: dict[str, Any] | None = None, team: str | None = None) -> dict[str, Any]:
     """The review of a finished game (see :func:`web.review.review_data`), its progress
-    passed on by :func:`web.pool.report_progress`."""
+    (with each position's result, to keep for a resume) passed on by
+    :func:`web.pool.report_progress`; ``known``: the results kept from a stopped review;
+    ``team``: the team-mates' bot (the chances calibrated for it)."""
     from web.pool import report_progress
     from web.review import review_data
 
-    return review_data(start, moves, seconds, silent_bot, progress=report_progress)
+    return review_data(start, moves, seconds, silent_bot, progress=report_progress,
+                       known=known, team=team)
 
 
-__all__ = ["BOT_SECONDS", "REVIEW_SECONDS", "bot_move", "bot_params", "review", "timed_bot_move"]
+def learn(start: Deal | Game, moves: list[Move], k: int, answer: Move,
+          alternative: Move) -> dict[str, Any]:
+    """Judge a player's answer for the marked move ``k`` (:func:`web.review.judge_answer`)."""
+    from web.review import judge_answer
+
+    return judge_answer(start, moves, k, answer, alternative)
+
+
+__all__ = ["BOT_SECONDS", "REVIEW_SECONDS", "bot_move", "bot_params", "learn", "review",
+           "timed_bot_move"]
