@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.common import EXIT_INTERRUPTED, CliError, console, load_played_record
-from cli.options import MEMORY_MB, SECONDS, learning_options
+from cli.options import MEMORY_MB, SECONDS, learning_options, table_share_mb
 from model.errors import IllegalMoveError
 from model.game import count_text
 from model.records import dumps, replay
@@ -34,7 +34,8 @@ PROOFS = {"bound": " (a bound, no search)", "search": " (exhaustive search)",
               help="Seconds for each position searched; when they run out, that position "
                    "is unknown.")
 @click.option("--memory-limit", type=MEMORY_MB, default=2048, show_default=True,
-              metavar="MB", help="Cap on the memory of the transposition table.")
+              metavar="MB", help="Memory of the whole process (128 or more): each "
+                                 "position's search table gets what is left.")
 @learning_options
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"moves": [{"index", "move", "before", "after", "spent_extra"}, ...], '
@@ -54,7 +55,7 @@ def analyse(record: str, objective: str, time_per_move: float, memory_limit: int
 
     \b
     Examples:
-      ascent solve --seed 3 --rules preset=tiny --output game.json
+      ascent solve --seed 3 --rules preset=tiny --record game.json
       ascent analyse game.json
       ascent analyse game.json --objective waste --time-per-move 5
       ascent analyse game.json --json > analysis.json
@@ -64,7 +65,7 @@ def analyse(record: str, objective: str, time_per_move: float, memory_limit: int
     name, plan = load_played_record(record, "analyse")
     try:
         a = analyse_game(plan.start, plan.moves, objective, time_per_move,
-                         memory_limit_mb=memory_limit,
+                         memory_limit_mb=table_share_mb(memory_limit),
                          switches={"nogood": nogood, "abstraction": abstraction})
     except IllegalMoveError as exc:  # pragma: no cover - replayed above
         raise CliError(f"{name}: {exc}") from None

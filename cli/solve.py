@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Any
 
@@ -21,6 +20,8 @@ from cli.options import (
     TIME_LIMIT,
     WORKERS,
     learning_options,
+    old_name,
+    process_rss_mb,
 )
 from cli.picture import check_picture_paths, picture_options, solve_pictures
 from cli.start import add_start_note, describe_start, resolve_start
@@ -35,16 +36,6 @@ SOLVERS = ("dfs", "cpsat", "portfolio")
 #: The time limit of an optimum search (``--objective waste|turns``) when none is given:
 #: proving an optimum on a full deal can take hours.
 DEFAULT_OPTIMUM_SECONDS = 60.0
-
-
-def process_rss_mb() -> int:
-    """Resident memory of this process now, in MB (Linux ``/proc``; 0 where unknown)."""
-    try:
-        with open("/proc/self/statm", encoding="ascii") as fh:
-            pages = int(fh.read().split()[1])
-        return pages * os.sysconf("SC_PAGE_SIZE") // (1024 * 1024)
-    except (OSError, ValueError, IndexError):
-        return 0
 
 
 def run_solver(name: str, deal: Deal | Game, objective: str, time_limit: float | None,
@@ -105,8 +96,8 @@ def without_timing(stats: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_writable(output: str) -> None:
-    """Refuse ``--output`` before any search (see :func:`cli.files.check_new_file`)."""
-    check_new_file(output, "--output")
+    """Refuse ``--record`` before any search (see :func:`cli.files.check_new_file`)."""
+    check_new_file(output, "--record")
 
 
 def _no_furthest_line(res: SolveResult) -> bool:
@@ -237,10 +228,11 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
 @click.option("--no-timing", is_flag=True,
               help="Leave seconds and rates out of the JSON stats, so that equal input "
                    "gives byte-identical output.")
-@click.option("--output", "output", default=None, metavar="FILE",
+@click.option("--record", "output", default=None, metavar="FILE",
               help="Also write the plan (or the furthest line) as a game record to FILE; "
                    "an existing FILE is never overwritten.")
-@picture_options("--picture")
+@old_name("--output", "--record", "output", metavar="FILE")
+@picture_options()
 def solve(source: str | None, step: int | None, seed: int | None, deal_file: str | None,
           players: int | None, rule_options: tuple[str, ...],
           objective: str, time_limit: float | None, node_limit: int | None, memory_limit: int,
@@ -265,8 +257,8 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
     search found (most mountain slots filled) is shown.
 
     Ctrl-C or SIGTERM stops the search: the best found so far is printed (and written
-    to --output), marked interrupted, and the exit code is 130. Exit codes: 0 answered,
-    2 bad input (an --output that cannot be written is refused before the search; one
+    to --record), marked interrupted, and the exit code is 130. Exit codes: 0 answered,
+    2 bad input (a --record that cannot be written is refused before the search; one
     whose writing fails after it still gets the answer printed), 130 interrupted.
 
     \b
@@ -293,7 +285,7 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
         from solver.cpsat import POSITION_UNSUPPORTED
 
         raise CliError(f"--solver {solver_name}: {POSITION_UNSUPPORTED}")
-    check_picture_paths(picture, animate, frames, "--picture")
+    check_picture_paths(picture, animate, frames)
     if as_json and fmt != "text" and picture is None:
         raise CliError(f"--json prints JSON; give --picture FILE for the {fmt} picture")
 

@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.common import CliError, console, describe_illegal, load_source, render_game
-from cli.options import MEMORY_MB, PLAYERS, SECONDS, SEED, STEP
+from cli.options import MEMORY_MB, PLAYERS, SECONDS, SEED, STEP, table_share_mb
 from model.records import dumps
 from model.rules import MOVE_RULINGS
 from solver.result import OBJECTIVES
@@ -73,7 +73,8 @@ def _start(path, seed, deal_file, players, rule_options, players_given, step=Non
 @click.option("--time-limit", type=SECONDS, default=10.0,
               show_default=True, metavar="S", help="Seconds per solve (unknown when it runs out).")
 @click.option("--memory-limit", type=MEMORY_MB, default=2048, show_default=True,
-              metavar="MB", help="Transposition table cap per solve.")
+              metavar="MB", help="Memory of the whole process (128 or more): each solve's "
+                                 "table gets what is left.")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"start", "objective", "rows": [...], "partings": [...]}.')
 def variants(position: str | None, seed: int | None, deal_file: str | None, players: int,
@@ -91,7 +92,7 @@ def variants(position: str | None, seed: int | None, deal_file: str | None, play
       ascent variants --seed 1 --players 2 --vary bridge_replace_cost
       ascent variants --seed 11 --rules preset=tiny --rules rows=2 --rules values=3 --rules hand_size=2
       ascent deal --seed 3 --players 2 > d.txt && ascent variants --deal d.txt --vary bridge_replace_cost --json
-      ascent solve --seed 3 --rules preset=tiny --output game.json
+      ascent solve --seed 3 --rules preset=tiny --record game.json
       ascent variants game.json --step 4 --vary campfire_move_cost
     """
     from studies.variants import parse_vary_options, parting, partings_for, run_variants
@@ -102,7 +103,8 @@ def variants(position: str | None, seed: int | None, deal_file: str | None, play
     players_given = ctx.get_parameter_source("players") != click.core.ParameterSource.DEFAULT
     start, base = _start(position, seed, deal_file, players, rule_options, players_given, step)
     vary_opts = parse_vary_options(vary, start, base)
-    rows = run_variants(start, base, vary_opts, objective, time_limit, memory_limit)
+    rows = run_variants(start, base, vary_opts, objective, time_limit,
+                        table_share_mb(memory_limit))
     partings = [parting(start, rows[0], r) for r in partings_for(rows)]
     if as_json:
         click.echo(dumps({"start": start.name, "objective": objective,
