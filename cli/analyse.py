@@ -52,6 +52,8 @@ def analyse(record: str, objective: str, time_per_move: float, memory_limit: int
     many it gave away (--objective turns: how many turns it lost). A record may end in a
     loss, a win, or mid-game. Where a search runs out of time a position is "unknown"
     (never a guess), and the first move after which a loss is proven is still named.
+    A record with no moves has nothing to analyse: one line on standard error, exit 2
+    (as review does).
 
     \b
     Examples:
@@ -63,6 +65,8 @@ def analyse(record: str, objective: str, time_per_move: float, memory_limit: int
     if time_per_move != time_per_move:  # NaN passes FloatRange
         raise CliError("--time-per-move must be a number of seconds, not nan")
     name, plan = load_played_record(record, "analyse")
+    if not plan.moves:
+        raise CliError(f"{name}: the record has no moves, so there is nothing to analyse")
     try:
         a = analyse_game(plan.start, plan.moves, objective, time_per_move,
                          memory_limit_mb=table_share_mb(memory_limit),

@@ -230,7 +230,7 @@ def learning_options(fn):
 
 
 def old_name(old: str, new: str, dest: str, **attrs: Any) -> Callable[[Callable], Callable]:
-    """Keep ``old``, the name an option had before 0.2.0, working for one more release:
+    """Keep ``old``, the name an option had before its renaming, working for one more release:
     a hidden option whose value goes to the command's parameter ``dest`` (the option
     ``new``), with one line ``ascent: warning: OLD is deprecated; use NEW ...`` on standard
     error. Both names at once is a usage error (exit 2). ``attrs`` go to ``click.option``

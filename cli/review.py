@@ -11,7 +11,8 @@ from bots.advice import ESTIMATOR_TEXT, ESTIMATORS
 from bots.mistakes import MARK_SIGNS
 from cli.common import EXIT_INTERRUPTED, CliError, console, load_played_record
 from cli.files import check_new_file
-from cli.options import COUNT, SECONDS, WORKERS
+from cli.options import COUNT, SECONDS, WORKERS, old_name
+from cli.progress import ProgressLine
 from model.errors import IllegalMoveError
 from model.records import dumps
 
@@ -55,8 +56,9 @@ def _pct(x: float) -> str:
                    "discoveries over every decision compared in the game (each decision's "
                    "one-sided exact McNemar p-value, adjusted for its looks); \"sure\" is "
                    "then 1 - q. --no-marks-fdr judges each decision alone (sure = 1 - p).")
-@click.option("--seed", "bot_seed", type=int, default=0, show_default=True,
+@click.option("--bot-seed", "bot_seed", type=int, default=0, show_default=True, metavar="N",
               help="Seed of the sampled worlds (the review is repeatable).")
+@old_name("--seed", "--bot-seed", "bot_seed", type=int, metavar="N")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"players", "moves": [{"index", "player", "move", "chance_before", '
                    '"interval_before", "chance_after", "chance_best", "best_move", "drop", '
@@ -107,9 +109,14 @@ def review(record: str, worlds: int, estimator: str, candidates: int, time_limit
     if not plan.moves:
         raise CliError(f"{name}: the record has no moves to review")
 
+    line = None if quiet else ProgressLine()
+
     def progress(done: int, total: int) -> None:
-        if not quiet:
-            click.echo(f"\rreviewed {done}/{total} moves", err=True, nl=done == total)
+        if line is not None:
+            if done == total:
+                line.finish(f"reviewed {done}/{total} moves")
+            else:
+                line.update(f"reviewed {done}/{total} moves")
 
     try:
         r = review_game(plan.start, plan.moves, worlds=worlds, time_limit=time_limit,
@@ -118,6 +125,9 @@ def review(record: str, worlds: int, estimator: str, candidates: int, time_limit
                         paired_cap=paired_cap, fdr=fdr)
     except IllegalMoveError as exc:  # pragma: no cover - replayed above
         raise CliError(f"{name}: {exc}") from None
+    finally:
+        if line is not None:
+            line.close()
     plot_error = None
     if plot_path is not None and r.moves:
         try:

@@ -53,6 +53,25 @@ def _start(path, seed, deal_file, players, rule_options, players_given, step=Non
     return Start(name, position=plan.position, moves=moves), plan.position.rules
 
 
+#: The mark of a row with the base's answer whose line found differs in turns or cards out.
+OTHER_LINE = "other line"
+
+
+def differs_mark(row, rows) -> str:
+    """The ``differs`` cell of ``row``: ``≠ base`` (its answer provably differs from the base
+    row's), ``≠ base?`` (only as far as the limits let the solver see), :data:`OTHER_LINE`
+    (the same answer, but the line found takes other turns or cards out), or empty."""
+    if row.differs:
+        return "≠ base"
+    if row.unproven:
+        return "≠ base?"
+    base = next((r for r in rows if r.base), rows[0])
+    if (row is not base and row.error is None and base.error is None
+            and (row.turns, row.cards_out) != (base.turns, base.cards_out)):
+        return OTHER_LINE
+    return ""
+
+
 @click.command()
 @click.argument("position", required=False, metavar="[POSITION]")
 @click.option("--seed", type=SEED, default=None, metavar="N", help="Deal number N.")
@@ -83,7 +102,8 @@ def variants(position: str | None, seed: int | None, deal_file: str | None, play
     """Solve one deal (or a POSITION, or the position after a PLAN's moves, or after its
     first K with --step) under every combination of rule options: one row each, rows whose
     answer provably differs from the base rules' marked "≠ base" ("≠ base?" where only a
-    limit leaves them apart), and for each proven difference the first position where the
+    limit leaves them apart; "other line" where the answer is the base's but the line found
+    takes other turns or cards out), and for each proven difference the first position where the
     engine's legal moves under the two rule sets differ, along the better answer's line.
     Turns and cards out count from the start position.
 
@@ -122,7 +142,8 @@ def variants(position: str | None, seed: int | None, deal_file: str | None, play
               "seconds", "differs"):
         if h:
             t.add_column(h, justify="right" if h not in ("verdict", "differs") else "left")
-    for r in rows:
+    marks = [differs_mark(r, rows) for r in rows]
+    for r, mark in zip(rows, marks):
         verdict = r.verdict if r.error is None else f"error: {r.error}"
         if r.verdict == "win" and objective != "none" and not r.optimal:
             verdict += " (best found)"
@@ -131,11 +152,16 @@ def variants(position: str | None, seed: int | None, deal_file: str | None, play
         cells += [verdict] + ([str(r.value) if r.value is not None else "-"] if objective != "none" else [])
         cells += [str(r.turns) if r.turns is not None else "-",
                   str(r.cards_out) if r.cards_out is not None else "-", f"{r.seconds:.2f}",
-                  "≠ base" if r.differs else "≠ base?" if r.unproven else ""]
+                  mark]
         t.add_row(*cells, style="bold" if r.differs else None)
     out.print(t)
     out.print("turns and cards out: of the line found, counted from the start position"
               + (f" ({start.name})" if start.moves else "") + ".", highlight=False)
+    if OTHER_LINE in marks:
+        out.print(f"{OTHER_LINE}: the base's answer, by a line found with other turns or cards "
+                  "out" + (" (neither is optimised with --objective none; --objective waste or "
+                           "turns compares them)" if objective == "none" else " (the objective's "
+                           "value is the same)") + ".", highlight=False)
     if any(r.unproven for r in rows):
         out.print("≠ base?: the answers differ only as far as the limits let the solver see (an "
                   "unknown, or values not proven optimal); not a proven difference — give a "
