@@ -673,6 +673,8 @@ class Search(PVOrder, Beam, NodeLimits):
             self.progress_proven = True
             return self.result([], 0, True)
         start = self.snapshot()
+        if objective != "none":  # for progress reports: the start's bound before any search
+            self.proven_bound = self.root_bound()
         old_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old_limit, 10_000))
         best: list[tuple] | None = None
