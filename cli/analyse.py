@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.common import EXIT_INTERRUPTED, CliError, console, load_played_record
-from cli.options import MEMORY_MB, SECONDS, learning_options
+from cli.options import MEMORY_MB, SECONDS, learning_options, table_share_mb
 from model.errors import IllegalMoveError
 from model.game import count_text
 from model.records import dumps, replay
@@ -35,7 +35,8 @@ PROOFS = {"bound": " (a bound, no search)", "search": " (exhaustive search)",
               help="Seconds for each position searched; when they run out, that position "
                    "is unknown.")
 @click.option("--memory-limit", type=MEMORY_MB, default=2048, show_default=True,
-              metavar="MB", help="Cap on the memory of the transposition table.")
+              metavar="MB", help="Memory of the whole process (128 or more): each "
+                                 "position's search table gets what is left.")
 @learning_options
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"moves": [{"index", "move", "before", "after", "spent_extra"}, ...], '
@@ -53,10 +54,12 @@ def analyse(record: str, objective: str, time_per_move: float, memory_limit: int
     many it gave away (--objective turns: how many turns it lost). A record may end in a
     loss, a win, or mid-game. Where a search runs out of time a position is "unknown"
     (never a guess), and the first move after which a loss is proven is still named.
+    A record with no moves has nothing to analyse: one line on standard error, exit 2
+    (as review does).
 
     \b
     Examples:
-      ascent solve --seed 3 --rules preset=tiny --output game.json
+      ascent solve --seed 3 --rules preset=tiny --record game.json
       ascent analyse game.json
       ascent analyse game.json --objective waste --time-per-move 5
       ascent analyse game.json --json > analysis.json
@@ -64,9 +67,11 @@ def analyse(record: str, objective: str, time_per_move: float, memory_limit: int
     if time_per_move != time_per_move:  # NaN passes FloatRange
         raise CliError("--time-per-move must be a number of seconds, not nan")
     name, plan = load_played_record(record, "analyse")
+    if not plan.moves:
+        raise CliError(f"{name}: the record has no moves, so there is nothing to analyse")
     try:
         a = analyse_game(plan.start, plan.moves, objective, time_per_move,
-                         memory_limit_mb=memory_limit,
+                         memory_limit_mb=table_share_mb(memory_limit),
                          switches={"nogood": nogood, "abstraction": abstraction})
     except IllegalMoveError as exc:  # pragma: no cover - replayed above
         raise CliError(f"{name}: {exc}") from None

@@ -37,7 +37,7 @@ from cli.files import write_new_file
 from cli.signals import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
 from model.cards import Card, parse_card
 from model.deal import Deal
-from model.errors import AscentError, IllegalMoveError
+from model.errors import AscentError, IllegalMoveError, json_error_text
 from model.game import LOSS, WIN, Game, count_text
 from model.records import Plan, load
 from model.rules import RuleSet
@@ -60,10 +60,15 @@ def error_for(exc: BaseException) -> CliError:
         hint = ""
         if exc.ctx is not None:
             hint = f" (see '{exc.ctx.command_path} --help')"
-        return CliError(exc.format_message() + hint, EXIT_BAD_INPUT)
+        text = exc.format_message()
+        if hint and text.endswith(".") and not text.endswith(".."):
+            text = text[:-1]  # click's sentence goes on with the hint: no stop before it
+        return CliError(text + hint, EXIT_BAD_INPUT)
     if isinstance(exc, click.ClickException):
         return CliError(exc.format_message(), exc.exit_code or EXIT_BAD_INPUT)
-    if isinstance(exc, (AscentError, json.JSONDecodeError, UnicodeError)):
+    if isinstance(exc, json.JSONDecodeError):
+        return CliError(json_error_text(exc), EXIT_BAD_INPUT)
+    if isinstance(exc, (AscentError, UnicodeError)):
         return CliError(str(exc), EXIT_BAD_INPUT)
     if isinstance(exc, OSError):
         if getattr(exc, "filename", None) is None and exc.errno in _WRITE_ERRNOS:
@@ -203,6 +208,15 @@ class AscentGroup(click.Group):
             return err.exit_code
         return rv if isinstance(rv, int) else EXIT_OK
 
+    def resolve_command(self, ctx: click.Context, args: list[str]
+                        ) -> tuple[str | None, click.Command | None, list[str]]:
+        """click's resolution of the subcommand, then :func:`refuse_repeated_options` on
+        its arguments (before anything of it runs)."""
+        name, cmd, rest = super().resolve_command(ctx, args)
+        if cmd is not None and name is not None:
+            refuse_repeated_options(ctx, cmd, name, rest)
+        return name, cmd, rest
+
     def invoke(self, ctx: click.Context) -> Any:
         """Invoke the subcommand; an interrupt becomes :class:`CliError` (exit 130)."""
         try:
@@ -212,6 +226,36 @@ class AscentGroup(click.Group):
         except BrokenPipeError:  # before click's own EPIPE handling, which exits 1
             _silence_stdout()
             raise SystemExit(EXIT_BROKEN_PIPE) from None
+
+
+def refuse_repeated_options(parent: click.Context, cmd: click.Command, name: str,
+                            args: list[str]) -> None:
+    """Refuse an option that takes one value (or an on/off flag) given more than once to
+    ``cmd`` (``--seed 1 --seed 2``; click would keep the last): a usage error naming it
+    (exit 2). Options declared ``multiple`` (``--rules``, ``--vary``...) and counters may
+    repeat. ``cmd``'s arguments are parsed by click's own parser, leniently (a malformed
+    command line is left to click's real parse); for a group (``study``, ``daily``) the
+    subcommand's arguments are checked in turn."""
+    probe = click.Context(cmd, parent=parent, info_name=name, resilient_parsing=True)
+    try:
+        _, rest, order = cmd.make_parser(probe).parse_args(list(args))
+    except click.UsageError:  # pragma: no cover - resilient parsing leaves errors to click
+        return
+    counts: dict[click.Option, int] = {}
+    for param in order:
+        if (isinstance(param, click.Option) and not param.multiple and not param.count
+                and not param.is_eager):
+            counts[param] = counts.get(param, 0) + 1
+    for param, n in counts.items():
+        if n > 1:
+            what = "/".join(param.opts + param.secondary_opts)
+            times = "twice" if n == 2 else f"{n} times"
+            why = "" if param.is_flag else "it takes one value; "
+            raise click.UsageError(f"{what} is given {times}: {why}give it once", ctx=probe)
+    if isinstance(cmd, click.Group) and rest:
+        sub = cmd.get_command(probe, rest[0])
+        if sub is not None:
+            refuse_repeated_options(probe, sub, rest[0], rest[1:])
 
 
 # ---- input ---------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import click
 from rich.text import Text
 
 from cli.common import EXIT_INTERRUPTED, CliError, console, render_game
+from cli.options import old_name
 from model.cards import parse_cards
 from model.game import count_text
 from model.records import dumps, position_from_data
@@ -125,7 +126,7 @@ def daily(ctx: click.Context, date_text: str | None, kind: str, size: str, hint:
       ascent daily --date 2026-12-01 --size mini --hint 1
       ascent daily --date 2026-12-02 --kind position --size mini --solution
       ascent daily --date 2026-12-01 --size mini --json
-      mkdir -p archive && ascent daily build --from 2026-12-01 --to 2026-12-02 --kind deal --size mini --out archive
+      mkdir -p archive && ascent daily build --from 2026-12-01 --to 2026-12-02 --kind deal --size mini --archive archive
       ascent daily check archive --quick
     """
     if ctx.invoked_subcommand is not None:
@@ -179,15 +180,16 @@ def daily(ctx: click.Context, date_text: str | None, kind: str, size: str, hint:
 @daily.command()
 @click.option("--from", "first", required=True, metavar="YYYY-MM-DD", help="First date (UTC).")
 @click.option("--to", "last", required=True, metavar="YYYY-MM-DD", help="Last date (UTC).")
-@click.option("--out", "out_dir", required=True, metavar="DIR",
-              help="The archive directory (must exist and be writable).")
+@click.option("--archive", "out_dir", default=None, metavar="DIR",
+              help="The archive directory (must exist and be writable). Required.")
+@old_name("--out", "--archive", "out_dir", metavar="DIR")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               metavar="K", help="Worker processes.")
 @click.option("--kind", "kinds", type=click.Choice(KINDS), multiple=True,
               help="Kinds to build (repeatable). [default: both]")
 @click.option("--size", "sizes", type=click.Choice(SIZES), multiple=True,
               help="Sizes to build (repeatable). [default: both]")
-def build(first: str, last: str, out_dir: str, workers: int, kinds: tuple[str, ...],
+def build(first: str, last: str, out_dir: str | None, workers: int, kinds: tuple[str, ...],
           sizes: tuple[str, ...]) -> None:
     """Write the puzzles of --from..--to into DIR/YYYY/MM/YYYY-MM-DD-<kind>-<size>.json.
 
@@ -196,10 +198,12 @@ def build(first: str, last: str, out_dir: str, workers: int, kinds: tuple[str, .
 
     \b
     Example:
-      mkdir -p archive && ascent daily build --from 2026-12-01 --to 2026-12-02 --kind deal --size mini --out archive
+      mkdir -p archive && ascent daily build --from 2026-12-01 --to 2026-12-02 --kind deal --size mini --archive archive
     """
     from puzzles.build import build_archive
 
+    if out_dir is None:
+        raise click.UsageError("Missing option '--archive' (the archive directory).")
     d1, d2 = _date(first), _date(last)
     if d2 < d1:
         raise CliError(f"--to {d2.isoformat()} is before --from {d1.isoformat()}")

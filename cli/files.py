@@ -33,7 +33,7 @@ def read_input(path: str | Path, limit: int = MAX_INPUT_BYTES) -> str:
     return read_text(path, limit)
 
 
-def check_new_file(path: str, option: str = "--output") -> None:
+def check_new_file(path: str, option: str) -> None:
     """Raise :class:`cli.errors.CliError` (exit 2) unless ``path`` can be created: a name
     is given, nothing exists under it (a file, folder or dangling link is never replaced),
     and its folder exists and is writable. Call it before a long computation."""

@@ -9,7 +9,7 @@ from rich.text import Text
 from bots.advice import ESTIMATOR_TEXT, ESTIMATORS, advise
 from bots.calibration import Calibration, calibrated_teams, calibration_for
 from cli.common import EXIT_INTERRUPTED, CliError, console, load_source, source_options
-from cli.options import COUNT, MEMORY_MB, SECONDS
+from cli.options import COUNT, MEMORY_MB, SECONDS, table_share_mb
 from cli.start import describe_start, position_of
 from model.deal import Deal
 from model.game import Game, count_text
@@ -39,8 +39,9 @@ def value_text(value: int | None, optimal: bool, bound: int | None) -> str:
 @click.option("--all", "all_moves", is_flag=True,
               help="Rate every legal move (grouped by placement), not only those that win.")
 @click.option("--memory-limit", type=MEMORY_MB, default=2048, show_default=True,
-              metavar="MB", help="Cap on the memory of the transposition table (and, after a "
-                                 "proven loss, the furthest search's states).")
+              metavar="MB", help="Memory of the whole process (128 or more): the search "
+                                 "table (and, after a proven loss, the furthest search's "
+                                 "states) gets what is left.")
 @click.option("--silent", is_flag=True,
               help="Rate the moves from the observation of the player to move alone (ruling "
                    "V1: own hand, mountain, cards out): each move's win chance over worlds "
@@ -76,7 +77,7 @@ def hint(source: str | None, seed: int | None, players: int, rule_options: tuple
 
     \b
     Examples:
-      ascent solve --seed 3 --rules preset=tiny --output game.json
+      ascent solve --seed 3 --rules preset=tiny --record game.json
       ascent hint game.json --step 5
       ascent hint game.json --step 5 --objective waste --all
       ascent hint --seed 1 --json
@@ -96,7 +97,8 @@ def hint(source: str | None, seed: int | None, players: int, rule_options: tuple
         return
     if team is not None:
         raise CliError("--team goes with --silent (the open-hand hint knows every card)")
-    h = rate_moves(game, objective, time_limit, all_moves, memory_limit_mb=memory_limit)
+    h = rate_moves(game, objective, time_limit, all_moves,
+                   memory_limit_mb=table_share_mb(memory_limit))
     if as_json:
         click.echo(dumps(h.to_json()))
         _stop_if_interrupted(h.stats)

@@ -186,9 +186,9 @@ def legal(source: str | None, seed: int | None, players: int | None, rule_option
     \b
     Examples:
       ascent legal --seed 1 --players 2
-      ascent solve --seed 1 --players 2 --output plan.json
+      ascent solve --seed 1 --players 2 --record plan.json
       ascent legal plan.json --step 4
-      ascent show plan.json --step 4 --position position.json
+      ascent show plan.json --step 4 --save-position position.json
       ascent legal position.json --explain 7r
       ascent legal position.json --explain Cr --json
       ascent legal --seed 1 --rules goats=on --explain goat

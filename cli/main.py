@@ -40,8 +40,8 @@ def main() -> None:
     \b
     Examples:
       ascent deal --seed 1 --players 2 > seed1.txt
-      ascent solve --deal seed1.txt --output plan.json
-      ascent show plan.json --step 3 --position position.json
+      ascent solve --deal seed1.txt --record plan.json
+      ascent show plan.json --step 3 --save-position position.json
       ascent legal --seed 1 --players 2 --explain 7r
       ascent legal position.json --explain 7r
       ascent replay plan.json

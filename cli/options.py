@@ -15,9 +15,11 @@ commands share: :data:`SEED`, :data:`PLAYERS`, :data:`STEP`, :data:`NODE_LIMIT`,
 
 from __future__ import annotations
 
+import functools
 import math
+import os
 import re
-from typing import Any
+from typing import Any, Callable
 
 import click
 
@@ -65,6 +67,11 @@ class WholeNumber(click.ParamType):
         return f"WholeNumber({self.low}, {self.high})"
 
 
+def _number_text(value: float) -> str:
+    """``1e9`` as ``1,000,000,000``, ``2.5`` as ``2.5``: a number as a person writes it."""
+    return f"{int(value):,}" if value == int(value) else f"{value:,}"
+
+
 class Seconds(click.ParamType):
     """A number of seconds written with ASCII digits (``10``, ``2.5``, ``1e3``), greater than
     0 and at most ``high``; with ``allow_none`` the word ``none`` means no limit (``None``)."""
@@ -91,8 +98,8 @@ class Seconds(click.ParamType):
                           f"2.5){extra}", param, ctx)
             number = float(text)
         if not math.isfinite(number) or not 0 < number <= self.high:
-            self.fail(f"{quoted(value)} is not more than 0 and at most {self.high:g} seconds",
-                      param, ctx)
+            self.fail(f"{quoted(value)} is out of range: the seconds must be more than 0 and "
+                      f"at most {_number_text(self.high)}", param, ctx)
         return number
 
 
@@ -104,8 +111,52 @@ PLAYERS = WholeNumber(1, 5)
 STEP = WholeNumber(0, 10**9)
 #: ``--node-limit``.
 NODE_LIMIT = WholeNumber(1, 10**15)
-#: ``--memory-limit`` in MB (the whole process; see ``ascent solve --help``).
-MEMORY_MB = WholeNumber(128, 1_048_576)
+def machine_mb() -> int | None:
+    """The machine's physical memory in MB (``None`` where the system does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // (1024 * 1024)
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def process_rss_mb() -> int:
+    """Resident memory of this process now, in MB (Linux ``/proc``; 0 where unknown)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as fh:
+            pages = int(fh.read().split()[1])
+        return pages * os.sysconf("SC_PAGE_SIZE") // (1024 * 1024)
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def table_share_mb(memory_limit: int) -> int:
+    """What a transposition table may take (MB) under ``--memory-limit`` (MB, the whole
+    process): the limit less what the process uses now, at least 16."""
+    return max(16, memory_limit - process_rss_mb())
+
+
+class MemoryMB(WholeNumber):
+    """Megabytes from ``low`` to ``high``, and, when typed in, at most the machine's
+    physical memory (:func:`machine_mb`): a limit the machine cannot reach is a mistake."""
+
+    name = "megabytes"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        """The int of ``value``; fails (a one-line usage error) for anything else."""
+        number = super().convert(value, param, ctx)
+        machine = machine_mb()
+        if isinstance(value, str) and machine is not None and number > machine:
+            self.fail(f"{number:,} MB is more than this machine's memory ({machine:,} MB)",
+                      param, ctx)
+        return number
+
+
+#: ``--memory-limit`` in MB: the memory of the whole process, in every command that has it
+#: (a search's table gets what the process does not use yet: :func:`table_share_mb`).
+MEMORY_MB = MemoryMB(128, 1_048_576)
+#: ``--table-limit`` in MB: the cap of one solve's transposition table (``study run``, whose
+#: solves run side by side in worker processes).
+TABLE_MB = MemoryMB(16, 1_048_576)
 #: ``--workers``: CP-SAT workers (a 32-bit number in CP-SAT; more than 64 never helps).
 WORKERS = WholeNumber(1, 64)
 #: ``--solver-seed``: CP-SAT's ``random_seed`` (32-bit, signed).
@@ -176,3 +227,33 @@ def learning_options(fn):
     return click.option("--nogood/--no-nogood", default=True, show_default=True,
                         help="Learn lost positions under their row fronts, so that a proof "
                              "matches every position with the same fronts, hands and decks.")(fn)
+
+
+def old_name(old: str, new: str, dest: str, **attrs: Any) -> Callable[[Callable], Callable]:
+    """Keep ``old``, the name an option had before its renaming, working for one more release:
+    a hidden option whose value goes to the command's parameter ``dest`` (the option
+    ``new``), with one line ``ascent: warning: OLD is deprecated; use NEW ...`` on standard
+    error. Both names at once is a usage error (exit 2). ``attrs`` go to ``click.option``
+    (give the same ``type`` as ``new``'s). Every renamed option is listed in docs/formats.md
+    and CHANGELOG.md."""
+    hidden = "old_" + old.lstrip("-").replace("-", "_")
+
+    def deco(f: Callable) -> Callable:
+        @functools.wraps(f)
+        def command(*args: Any, **kwargs: Any) -> Any:
+            value = kwargs.pop(hidden, None)
+            if value is not None:
+                ctx = click.get_current_context()
+                if ctx.get_parameter_source(dest) not in (
+                        None, click.core.ParameterSource.DEFAULT,
+                        click.core.ParameterSource.DEFAULT_MAP):
+                    raise click.UsageError(f"{old} is the old name of {new}: give {new} only",
+                                           ctx=ctx)
+                click.echo(f"ascent: warning: {old} is deprecated; use {new} (the old name "
+                           "goes away in the next release)", err=True)
+                kwargs[dest] = value
+            return f(*args, **kwargs)
+
+        return click.option(old, hidden, default=None, hidden=True, **attrs)(command)
+
+    return deco

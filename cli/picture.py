@@ -19,7 +19,7 @@ from model.records import Plan
 FORMATS = ("text", "svg", "png")
 
 
-def picture_options(output_flag: str = "--output") -> Callable[[Callable], Callable]:
+def picture_options(output_flag: str = "--picture") -> Callable[[Callable], Callable]:
     """Add ``--format``, ``OUTPUT_FLAG FILE`` (the picture's file), ``--frames DIR`` and
     ``--animate FILE`` to a command; the values arrive as ``fmt``, ``picture``, ``frames``
     and ``animate``."""
@@ -44,7 +44,7 @@ def picture_options(output_flag: str = "--output") -> Callable[[Callable], Calla
 
 
 def check_picture_paths(picture: str | None, animate: str | None, frames: str | None,
-                        flag: str = "--output") -> None:
+                        flag: str = "--picture") -> None:
     """Refuse, before any work, output files that exist or whose folder does not; ``flag``
     names the picture's file option in messages."""
     for opt, path in ((flag, picture), ("--animate", animate)):

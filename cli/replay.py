@@ -37,7 +37,7 @@ def replay(plan: str, as_json: bool) -> None:
 
     \b
     Examples:
-      ascent solve --seed 1 --output plan.json
+      ascent solve --seed 1 --record plan.json
       ascent replay plan.json
       ascent replay plan.json --json > replayed.json
       ascent show replayed.json

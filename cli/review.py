@@ -11,7 +11,8 @@ from bots.advice import ESTIMATOR_TEXT, ESTIMATORS
 from bots.mistakes import MARK_SIGNS
 from cli.common import EXIT_INTERRUPTED, CliError, console, load_played_record
 from cli.files import check_new_file
-from cli.options import COUNT, SECONDS, WORKERS
+from cli.options import COUNT, SECONDS, WORKERS, old_name
+from cli.progress import ProgressLine
 from model.errors import IllegalMoveError
 from model.records import dumps
 from solver.analysis import window_text
@@ -63,8 +64,9 @@ def _pct(x: float) -> str:
                    "as ascent simulate writes it): the chances shown are calibrated for that "
                    "team where the project has a calibration (uct); 'none': the estimator's "
                    "chances as they are.")
-@click.option("--seed", "bot_seed", type=int, default=0, show_default=True,
+@click.option("--bot-seed", "bot_seed", type=int, default=0, show_default=True, metavar="N",
               help="Seed of the sampled worlds (the review is repeatable).")
+@old_name("--seed", "--bot-seed", "bot_seed", type=int, metavar="N")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"players", "moves": [{"index", "player", "move", "chance_before", '
                    '"interval_before", "chance_after", "chance_best", "best_move", "drop", '
@@ -125,9 +127,14 @@ def review(record: str, worlds: int, estimator: str, candidates: int, time_limit
         raise CliError(f"--team: no calibration for {team!r}; valid: "
                        + ", ".join(calibrated_teams() + ["greedy", "none"]))
 
+    line = None if quiet else ProgressLine()
+
     def progress(done: int, total: int) -> None:
-        if not quiet:
-            click.echo(f"\rreviewed {done}/{total} moves", err=True, nl=done == total)
+        if line is not None:
+            if done == total:
+                line.finish(f"reviewed {done}/{total} moves")
+            else:
+                line.update(f"reviewed {done}/{total} moves")
 
     try:
         r = review_game(plan.start, plan.moves, worlds=worlds, time_limit=time_limit,
@@ -136,6 +143,9 @@ def review(record: str, worlds: int, estimator: str, candidates: int, time_limit
                         paired_cap=paired_cap, fdr=fdr, team=team)
     except IllegalMoveError as exc:  # pragma: no cover - replayed above
         raise CliError(f"{name}: {exc}") from None
+    finally:
+        if line is not None:
+            line.close()
     plot_error = None
     if plot_path is not None and r.moves:
         try:

@@ -1,5 +1,5 @@
-"""``ascent show``: draw a position (the mountain, hands, decks); ``--position FILE`` also
-writes it as a position record."""
+"""``ascent show``: draw a position (the mountain, hands, decks); ``--picture FILE`` writes
+the drawing to a file, ``--save-position FILE`` the position as a position record."""
 
 from __future__ import annotations
 
@@ -15,17 +15,20 @@ from cli.common import (
     source_options,
 )
 from cli.files import check_new_file
+from cli.options import old_name
 from cli.picture import check_picture_paths, emit_picture, emit_plan_pictures, picture_options
 from model.records import dumps
 
 
 @click.command()
 @source_options
-@click.option("--position", "position_file", default=None, metavar="FILE",
+@click.option("--save-position", "position_file", default=None, metavar="FILE",
               help="Also write the position shown (after --step K) as a position record "
                    "to FILE, for legal, show or a solver to read; an existing FILE is never "
                    "overwritten.")
+@old_name("--position", "--save-position", "position_file", metavar="FILE")
 @picture_options()
+@old_name("--output", "--picture", "picture", metavar="FILE")
 def show(source: str | None, seed: int | None, players: int | None,
          rule_options: tuple[str, ...], step: int | None, position_file: str | None, fmt: str,
          picture: str | None, frames: str | None, animate: str | None) -> None:
@@ -40,18 +43,18 @@ def show(source: str | None, seed: int | None, players: int | None,
 
     \b
     Examples:
-      ascent solve --seed 1 --players 2 --output plan.json
+      ascent solve --seed 1 --players 2 --record plan.json
       ascent show plan.json
-      ascent show plan.json --step 3 --position position.json
+      ascent show plan.json --step 3 --save-position position.json
       ascent show position.json
       ascent show --seed 1 --players 3
       ascent deal --seed 1 | ascent show -
-      ascent show --seed 1 --format svg --output seed1.svg
-      ascent show plan.json --format png --output plan.png
+      ascent show --seed 1 --format svg --picture seed1.svg
+      ascent show plan.json --format png --picture plan.png
       ascent show plan.json --frames plan-frames
     """
     if position_file is not None:
-        check_new_file(position_file, "--position")
+        check_new_file(position_file, "--save-position")
     src = load_source(source, seed, players, rule_options)
     game = resolve_game(src, step)
     title = f"{src.name}" + (f", after {step} moves" if step is not None else "")

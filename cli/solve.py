@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import os
-import sys
+import time
 from typing import Any
 
 import click
@@ -21,8 +20,11 @@ from cli.options import (
     TIME_LIMIT,
     WORKERS,
     learning_options,
+    old_name,
+    process_rss_mb,
 )
 from cli.picture import check_picture_paths, picture_options, solve_pictures
+from cli.progress import ProgressLine, solve_progress_text
 from cli.start import add_start_note, describe_start, resolve_start
 from model.deal import Deal
 from model.game import Game, count_text
@@ -35,16 +37,6 @@ SOLVERS = ("dfs", "cpsat", "portfolio")
 #: The time limit of an optimum search (``--objective waste|turns``) when none is given:
 #: proving an optimum on a full deal can take hours.
 DEFAULT_OPTIMUM_SECONDS = 60.0
-
-
-def process_rss_mb() -> int:
-    """Resident memory of this process now, in MB (Linux ``/proc``; 0 where unknown)."""
-    try:
-        with open("/proc/self/statm", encoding="ascii") as fh:
-            pages = int(fh.read().split()[1])
-        return pages * os.sysconf("SC_PAGE_SIZE") // (1024 * 1024)
-    except (OSError, ValueError, IndexError):
-        return 0
 
 
 def run_solver(name: str, deal: Deal | Game, objective: str, time_limit: float | None,
@@ -105,8 +97,8 @@ def without_timing(stats: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_writable(output: str) -> None:
-    """Refuse ``--output`` before any search (see :func:`cli.files.check_new_file`)."""
-    check_new_file(output, "--output")
+    """Refuse ``--record`` before any search (see :func:`cli.files.check_new_file`)."""
+    check_new_file(output, "--record")
 
 
 def _no_furthest_line(res: SolveResult) -> bool:
@@ -115,11 +107,16 @@ def _no_furthest_line(res: SolveResult) -> bool:
             and not res.best_progress)
 
 
-def verdict_line(res: SolveResult, time_limit: float | None) -> str:
-    """One line: verdict, objective value and whether it is proven, who proved it, effort."""
+def verdict_line(res: SolveResult, time_limit: float | None,
+                 seconds: float | None = None) -> str:
+    """One line: verdict, objective value and whether it is proven, who proved it, effort:
+    the verdict's search nodes and ``seconds``, the whole solve's time (every phase: the
+    search, LNS, the resumed proof, the furthest-line search; default: the ``seconds`` of
+    ``res.stats``)."""
     st = res.stats
     n = st.get('nodes', 0)
-    effort = f"{n:,} {'node' if n == 1 else 'nodes'} in {st.get('seconds', 0):.2f} s"
+    secs = st.get('seconds', 0) if seconds is None else seconds
+    effort = f"{n:,} {'node' if n == 1 else 'nodes'} in {secs:.2f} s"
     if res.solver == "cpsat" and st.get("hint", "none") != "none":
         effort += f" (hint: {st['hint']})"
     if st.get("interrupted"):
@@ -232,21 +229,25 @@ def verdict_line(res: SolveResult, time_limit: float | None) -> str:
               help="dfs, --objective waste: the root's bound also counts every row's least "
                    "next step (admissible; measured to add nothing, so off by default).")
 @click.option("--verbose", is_flag=True, help="Show the solver's log (cpsat) on standard error.")
+@click.option("--quiet", is_flag=True,
+              help="No progress line on standard error (by default: on a terminal, one line "
+                   "redrawn in place; in a log, a line every 10 s of a long search).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print {verdict, plan, objective, bound, best_progress, stats} as JSON.")
 @click.option("--no-timing", is_flag=True,
               help="Leave seconds and rates out of the JSON stats, so that equal input "
                    "gives byte-identical output.")
-@click.option("--output", "output", default=None, metavar="FILE",
+@click.option("--record", "output", default=None, metavar="FILE",
               help="Also write the plan (or the furthest line) as a game record to FILE; "
                    "an existing FILE is never overwritten.")
-@picture_options("--picture")
+@old_name("--output", "--record", "output", metavar="FILE")
+@picture_options()
 def solve(source: str | None, step: int | None, seed: int | None, deal_file: str | None,
           players: int | None, rule_options: tuple[str, ...],
           objective: str, time_limit: float | None, node_limit: int | None, memory_limit: int,
           solver_name: str, workers: int, solver_seed: int, hint: str, furthest: str,
           nogood: bool, abstraction: bool, lns: bool, step_bound: bool, verbose: bool,
-          as_json: bool, no_timing: bool,
+          quiet: bool, as_json: bool, no_timing: bool,
           output: str | None, fmt: str = "text",
           picture: str | None = None, frames: str | None = None,
           animate: str | None = None) -> None:
@@ -265,8 +266,8 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
     search found (most mountain slots filled) is shown.
 
     Ctrl-C or SIGTERM stops the search: the best found so far is printed (and written
-    to --output), marked interrupted, and the exit code is 130. Exit codes: 0 answered,
-    2 bad input (an --output that cannot be written is refused before the search; one
+    to --record), marked interrupted, and the exit code is 130. Exit codes: 0 answered,
+    2 bad input (a --record that cannot be written is refused before the search; one
     whose writing fails after it still gets the answer printed), 130 interrupted.
 
     \b
@@ -293,32 +294,33 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
         from solver.cpsat import POSITION_UNSUPPORTED
 
         raise CliError(f"--solver {solver_name}: {POSITION_UNSUPPORTED}")
-    check_picture_paths(picture, animate, frames, "--picture")
+    check_picture_paths(picture, animate, frames)
     if as_json and fmt != "text" and picture is None:
         raise CliError(f"--json prints JSON; give --picture FILE for the {fmt} picture")
 
-    status = None
+    line = None
     progress = None
-    if sys.stderr.isatty() and not verbose:
-        from rich.console import Console
-
-        err = Console(stderr=True)
-        status = err.status("solving…")
+    t0 = time.monotonic()
+    if not (verbose or quiet):
+        line = ProgressLine()
+        counted = [0, 0]  # nodes of the phases done, nodes of this phase so far
 
         def progress(st: dict) -> None:
-            status.update(f"solving… {st['nodes']:,} nodes · {st['nodes_per_second']:,} nodes/s"
-                          f" · furthest {st['best_progress']} slots · "
-                          f"table {st['table_entries']:,}")
+            if st.get("nodes", 0) < counted[1]:  # a new phase (LNS, the resumed proof)
+                counted[0] += counted[1]
+            counted[1] = st.get("nodes", 0)
+            line.update(solve_progress_text({**st, "nodes": sum(counted)}, objective,
+                                            time.monotonic() - t0, time_limit))
 
-        status.start()
     try:
         res = run_solver(solver_name, deal, objective, time_limit, memory_limit, node_limit,
                          workers, solver_seed, verbose, progress, hint, furthest,
                          {"nogood": nogood, "abstraction": abstraction, "lns": lns,
                           "step_bound": step_bound})
     finally:
-        if status is not None:
-            status.stop()
+        if line is not None:
+            line.close()
+    seconds = time.monotonic() - t0
 
     data = res.to_json()
     if no_timing:
@@ -327,7 +329,7 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
     if output is not None:
         record = dumps(res.record().to_json()) + "\n"
     emit_answer(lambda: print_answer(res, data, deal, time_limit, as_json, fmt, picture,
-                                     frames, animate), output, record)
+                                     frames, animate, seconds), output, record)
     if res.stats.get("interrupted"):
         raise CliError("interrupted; the best found so far is shown above", EXIT_INTERRUPTED)
 
@@ -335,11 +337,11 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
 def print_answer(res: SolveResult, data: dict[str, Any], deal: Deal | Game,
                  time_limit: float | None, as_json: bool, fmt: str = "text",
                  picture: str | None = None, frames: str | None = None,
-                 animate: str | None = None) -> None:
-    """Print the answer: ``data`` as JSON, or the verdict line, the plan (or furthest line)
-    move by move and the final position; and the pictures asked for (``--format``,
-    ``--picture``, ``--frames``, ``--animate``; a picture on standard output replaces the
-    text answer)."""
+                 animate: str | None = None, seconds: float | None = None) -> None:
+    """Print the answer: ``data`` as JSON, or the verdict line (``seconds``: the whole
+    solve's time, see :func:`verdict_line`), the plan (or furthest line) move by move and
+    the final position; and the pictures asked for (``--format``, ``--picture``,
+    ``--frames``, ``--animate``; a picture on standard output replaces the text answer)."""
     pictured = solve_pictures(res.record(), res.verdict, fmt, picture, frames, animate)
     if as_json:
         click.echo(dumps(data))
@@ -347,7 +349,7 @@ def print_answer(res: SolveResult, data: dict[str, Any], deal: Deal | Game,
     if pictured:
         return
     out = console()
-    out.print(Text(verdict_line(res, time_limit), style="bold"))
+    out.print(Text(verdict_line(res, time_limit, seconds), style="bold"))
     if res.reason is not None:
         out.print(Text(f"Why: {res.reason.text}"), highlight=False)
     line = res.plan.moves if res.plan is not None else res.best_line

@@ -9,7 +9,7 @@ import sys
 import click
 
 from cli.common import EXIT_INTERRUPTED, CliError, console
-from cli.options import DEALS, MEMORY_MB, PLAYER_COUNTS, SECONDS, SEED_RANGE, WORKERS
+from cli.options import DEALS, PLAYER_COUNTS, SECONDS, SEED_RANGE, TABLE_MB, WORKERS, old_name
 from solver.result import OBJECTIVES
 from studies.runner import RunnerError
 
@@ -43,8 +43,10 @@ def study() -> None:
               metavar="OBJ", help=f"Objective(s): {' | '.join(OBJECTIVES)} (repeatable or comma-separated).")
 @click.option("--time-limit", type=SECONDS, default=10.0, show_default=True, metavar="S",
               help="Seconds per solve (a solve that runs out is stored as unknown).")
-@click.option("--memory-limit", type=MEMORY_MB, default=2048, show_default=True,
-              metavar="MB", help="Transposition table cap per solve.")
+@click.option("--table-limit", "memory_limit", type=TABLE_MB, default=2048, show_default=True,
+              metavar="MB", help="Cap on each solve's transposition table (the solves run "
+                                 "side by side in the worker processes).")
+@old_name("--memory-limit", "--table-limit", "memory_limit", type=TABLE_MB, metavar="MB")
 @click.option("--db", "db_path", required=True, metavar="FILE",
               help="SQLite results database (created, or extended: never overwritten).")
 @click.option("--workers", type=WORKERS, default=None, metavar="K",

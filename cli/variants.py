@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.common import CliError, console, describe_illegal, load_source, render_game
-from cli.options import MEMORY_MB, PLAYERS, SECONDS, SEED, STEP
+from cli.options import MEMORY_MB, PLAYERS, SECONDS, SEED, STEP, table_share_mb
 from model.records import dumps
 from model.rules import MOVE_RULINGS
 from solver.result import OBJECTIVES
@@ -53,6 +53,25 @@ def _start(path, seed, deal_file, players, rule_options, players_given, step=Non
     return Start(name, position=plan.position, moves=moves), plan.position.rules
 
 
+#: The mark of a row with the base's answer whose line found differs in turns or cards out.
+OTHER_LINE = "other line"
+
+
+def differs_mark(row, rows) -> str:
+    """The ``differs`` cell of ``row``: ``≠ base`` (its answer provably differs from the base
+    row's), ``≠ base?`` (only as far as the limits let the solver see), :data:`OTHER_LINE`
+    (the same answer, but the line found takes other turns or cards out), or empty."""
+    if row.differs:
+        return "≠ base"
+    if row.unproven:
+        return "≠ base?"
+    base = next((r for r in rows if r.base), rows[0])
+    if (row is not base and row.error is None and base.error is None
+            and (row.turns, row.cards_out) != (base.turns, base.cards_out)):
+        return OTHER_LINE
+    return ""
+
+
 @click.command()
 @click.argument("position", required=False, metavar="[POSITION]")
 @click.option("--seed", type=SEED, default=None, metavar="N", help="Deal number N.")
@@ -73,7 +92,8 @@ def _start(path, seed, deal_file, players, rule_options, players_given, step=Non
 @click.option("--time-limit", type=SECONDS, default=10.0,
               show_default=True, metavar="S", help="Seconds per solve (unknown when it runs out).")
 @click.option("--memory-limit", type=MEMORY_MB, default=2048, show_default=True,
-              metavar="MB", help="Transposition table cap per solve.")
+              metavar="MB", help="Memory of the whole process (128 or more): each solve's "
+                                 "table gets what is left.")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"start", "objective", "rows": [...], "partings": [...]}.')
 def variants(position: str | None, seed: int | None, deal_file: str | None, players: int,
@@ -82,7 +102,8 @@ def variants(position: str | None, seed: int | None, deal_file: str | None, play
     """Solve one deal (or a POSITION, or the position after a PLAN's moves, or after its
     first K with --step) under every combination of rule options: one row each, rows whose
     answer provably differs from the base rules' marked "≠ base" ("≠ base?" where only a
-    limit leaves them apart), and for each proven difference the first position where the
+    limit leaves them apart; "other line" where the answer is the base's but the line found
+    takes other turns or cards out), and for each proven difference the first position where the
     engine's legal moves under the two rule sets differ, along the better answer's line.
     Turns and cards out count from the start position.
 
@@ -91,7 +112,7 @@ def variants(position: str | None, seed: int | None, deal_file: str | None, play
       ascent variants --seed 1 --players 2 --vary bridge_replace_cost
       ascent variants --seed 11 --rules preset=tiny --rules rows=2 --rules values=3 --rules hand_size=2
       ascent deal --seed 3 --players 2 > d.txt && ascent variants --deal d.txt --vary bridge_replace_cost --json
-      ascent solve --seed 3 --rules preset=tiny --output game.json
+      ascent solve --seed 3 --rules preset=tiny --record game.json
       ascent variants game.json --step 4 --vary campfire_move_cost
     """
     from studies.variants import parse_vary_options, parting, partings_for, run_variants
@@ -102,7 +123,8 @@ def variants(position: str | None, seed: int | None, deal_file: str | None, play
     players_given = ctx.get_parameter_source("players") != click.core.ParameterSource.DEFAULT
     start, base = _start(position, seed, deal_file, players, rule_options, players_given, step)
     vary_opts = parse_vary_options(vary, start, base)
-    rows = run_variants(start, base, vary_opts, objective, time_limit, memory_limit)
+    rows = run_variants(start, base, vary_opts, objective, time_limit,
+                        table_share_mb(memory_limit))
     partings = [parting(start, rows[0], r) for r in partings_for(rows)]
     if as_json:
         click.echo(dumps({"start": start.name, "objective": objective,
@@ -120,7 +142,8 @@ def variants(position: str | None, seed: int | None, deal_file: str | None, play
               "seconds", "differs"):
         if h:
             t.add_column(h, justify="right" if h not in ("verdict", "differs") else "left")
-    for r in rows:
+    marks = [differs_mark(r, rows) for r in rows]
+    for r, mark in zip(rows, marks):
         verdict = r.verdict if r.error is None else f"error: {r.error}"
         if r.verdict == "win" and objective != "none" and not r.optimal:
             verdict += " (best found)"
@@ -129,11 +152,16 @@ def variants(position: str | None, seed: int | None, deal_file: str | None, play
         cells += [verdict] + ([str(r.value) if r.value is not None else "-"] if objective != "none" else [])
         cells += [str(r.turns) if r.turns is not None else "-",
                   str(r.cards_out) if r.cards_out is not None else "-", f"{r.seconds:.2f}",
-                  "≠ base" if r.differs else "≠ base?" if r.unproven else ""]
+                  mark]
         t.add_row(*cells, style="bold" if r.differs else None)
     out.print(t)
     out.print("turns and cards out: of the line found, counted from the start position"
               + (f" ({start.name})" if start.moves else "") + ".", highlight=False)
+    if OTHER_LINE in marks:
+        out.print(f"{OTHER_LINE}: the base's answer, by a line found with other turns or cards "
+                  "out" + (" (neither is optimised with --objective none; --objective waste or "
+                           "turns compares them)" if objective == "none" else " (the objective's "
+                           "value is the same)") + ".", highlight=False)
     if any(r.unproven for r in rows):
         out.print("≠ base?: the answers differ only as far as the limits let the solver see (an "
                   "unknown, or values not proven optimal); not a proven difference — give a "

@@ -7,6 +7,8 @@ can print it as-is and exit non-zero.
 
 from __future__ import annotations
 
+import json
+
 #: The longest piece of the user's input an error message quotes (a 400 KB token
 #: must not become a 400 KB "one-line" error).
 QUOTE_LIMIT = 40
@@ -30,6 +32,27 @@ def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
     if len(text) > limit + 2:
         return text[: limit + 1] + "…"
     return text
+
+
+def json_error_text(exc: json.JSONDecodeError) -> str:
+    """The words of a JSON syntax error with its place, as one complete phrase: Python's
+    ``msg`` ends in "at" or "starting at" when its full text goes on with the place, so
+    that ending is dropped and the place follows.
+
+    >>> import json
+    >>> try:
+    ...     json.loads('{"deal": "ab')
+    ... except json.JSONDecodeError as exc:
+    ...     print(json_error_text(exc))
+    malformed JSON at line 1 column 10: unterminated string
+    """
+    words = exc.msg
+    for tail in (" starting at", " at"):
+        if words.endswith(tail):
+            words = words[: -len(tail)]
+            break
+    words = words[:1].lower() + words[1:] if words[1:2].islower() else words
+    return f"malformed JSON at line {exc.lineno} column {exc.colno}: {words}"
 
 
 class AscentError(ValueError):

@@ -36,7 +36,14 @@ from typing import Any, Sequence
 
 from model.cards import Card, parse_card
 from model.deal import Deal
-from model.errors import AscentError, CardSyntaxError, IllegalMoveError, RecordError, quoted
+from model.errors import (
+    AscentError,
+    CardSyntaxError,
+    IllegalMoveError,
+    RecordError,
+    json_error_text,
+    quoted,
+)
 from model.game import Game
 from model.moves import Move
 from model.rules import RuleSet
@@ -133,7 +140,7 @@ def parse_json(text: str, source: str = "input") -> Any:
     except RecordError as exc:
         raise RecordError(f"{source}: {exc}") from None
     except json.JSONDecodeError as exc:
-        raise RecordError(f"{source}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        raise RecordError(f"{source}: {json_error_text(exc)}") from None
     except RecursionError:
         raise RecordError(f"{source}: JSON nested too deeply") from None
     except ValueError as exc:  # e.g. an integer of more digits than Python converts

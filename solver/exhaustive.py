@@ -153,6 +153,10 @@ class Search(PVOrder, Beam, NodeLimits):
         if not switches.table_size:
             switches.table_size = table_entries_for(2048)
         self.progress = progress
+        #: for progress reports: the objective's value of the best win found so far, and
+        #: the lower bound proven so far at the start (``None`` until known)
+        self.incumbent: int | None = None
+        self.proven_bound: int | None = None
         self.tt: dict[bytes, int] = {}
         self.begin(deadline, node_limit)
 
@@ -435,6 +439,16 @@ class Search(PVOrder, Beam, NodeLimits):
             del tt[k]
         self.tt_evictions += n
 
+    def progress_stats(self) -> dict:
+        """:meth:`stats` and, for ``waste``/``turns``, ``incumbent`` (the best win's value
+        found so far) and ``proven_bound`` (the lower bound proven so far), each ``None``
+        until known."""
+        out = self.stats()
+        if self.objective != "none":
+            out["incumbent"] = self.incumbent
+            out["proven_bound"] = self.proven_bound
+        return out
+
     def stats(self) -> dict:
         """The run's counters. ``nodes`` and ``seconds`` are the verdict's: after a loss
         proof, the proof's (also under ``proof``); the furthest-line search after it has its
@@ -659,6 +673,8 @@ class Search(PVOrder, Beam, NodeLimits):
             self.progress_proven = True
             return self.result([], 0, True)
         start = self.snapshot()
+        if objective != "none":  # for progress reports: the start's bound before any search
+            self.proven_bound = self.root_bound()
         old_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old_limit, 10_000))
         best: list[tuple] | None = None
@@ -673,6 +689,7 @@ class Search(PVOrder, Beam, NodeLimits):
                 best = self._wide_beams(best)
             if best is not None:
                 best_value = self.line_cost(best)
+                self.incumbent = best_value
                 self.best_progress = self._slots_total  # a win fills every slot
             if self.stopped:
                 raise Stop
@@ -682,6 +699,7 @@ class Search(PVOrder, Beam, NodeLimits):
                 if self._decide_or_relax(start, wide and not self.stopped):
                     best = self.win_line
                     best_value = self.line_cost(best)
+                    self.incumbent = best_value
                     self.best_progress = self._slots_total
                 else:
                     exhausted = True  # a proven loss, whatever the furthest search does

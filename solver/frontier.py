@@ -80,10 +80,12 @@ def _improve(s, best: list[tuple], best_value: int) -> tuple[list[tuple], int]:
                 break
             best = s.win_line
             best_value = s.line_cost(best)
+            s.incumbent = best_value
             s.set_pv(best)
         return best, best_value
     root = s.snapshot()
     lb = s.root_bound()
+    s.proven_bound = lb
     size = FIRST_SLICE
     while lb < best_value:
         for upward in (True, False):
@@ -96,13 +98,16 @@ def _improve(s, best: list[tuple], best_value: int) -> tuple[list[tuple], int]:
             if ok:
                 best = s.win_line
                 best_value = s.line_cost(best)
+                s.incumbent = best_value
                 s.set_pv(best)
             elif upward:
                 lb = max(budget + 1, s.root_bound())
+                s.proven_bound = lb
                 # read by root_bound at this root only (the table may be off or lose the entry)
                 s.proven_lb = (root, lb)
             else:
                 lb = best_value  # no win below the incumbent: it is optimal
+                s.proven_bound = lb
                 s.proven_lb = (root, lb)
         size *= 2
     return best, best_value

@@ -99,11 +99,14 @@ def _window(s: Any, position: Game, suffix: list[Move], seconds: float
     s.begin(time.monotonic() + seconds, None)
     best = s.from_moves(suffix)
     value = s.line_cost(best)
+    whole = (s.incumbent, s.proven_bound)  # the progress reports the whole plan's values
     try:
         line, line_value = improve(s, best, value)
         return (s.to_moves(line) if line_value < value else suffix), True
     except Stop:
         pass
+    finally:
+        s.incumbent, s.proven_bound = whole
     # stopped by the time slice: the last win the top-down search found (each one cheaper
     # than the one before) is in win_line; the search may have left mid-line
     s.path.clear()

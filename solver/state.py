@@ -109,7 +109,12 @@ class NodeLimits:
             self.next_check = min(self.next_check, self.node_limit)
         if self.progress is not None and now - self.last_report > 0.5:
             self.last_report = now
-            self.progress(self.stats())
+            self.progress(self.progress_stats())
+
+    def progress_stats(self) -> dict:
+        """What the ``progress`` callback gets: :meth:`stats` (a search may add the
+        objective's best value and proven bound so far)."""
+        return self.stats()
 
 
 class Tables:

@@ -48,12 +48,12 @@ def test_solve_json_plan_replays_to_a_win_with_its_value() -> None:
 
 def test_output_file_holds_the_plan_and_is_never_overwritten(tmp_path) -> None:
     out = tmp_path / "plan.json"
-    res = run("solve", "--seed", "3", "--output", str(out))
+    res = run("solve", "--seed", "3", "--record", str(out))
     assert res.exit_code == 0, res.output
     plan = Plan.from_json(json.loads(out.read_text()))
     assert plan.replay().outcome == "win"
     before = out.read_text()
-    again = CliRunner().invoke(main, ["solve", "--seed", "4", "--output", str(out)])
+    again = CliRunner().invoke(main, ["solve", "--seed", "4", "--record", str(out)])
     assert again.exit_code == 2
     assert "exists" in again.output
     assert out.read_text() == before
@@ -120,7 +120,7 @@ def test_json_is_byte_identical_across_hash_seeds() -> None:
     (["--seed", "1", "--objective", "speed"], "speed"),
     (["--seed", "1", "--time-limit", "0"], "time-limit"),
     (["--seed", "1", "--time-limit", "nan"], "time-limit"),
-    (["--seed", "1", "--output", ""], "--output"),
+    (["--seed", "1", "--record", ""], "--record"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args: list[str], needle: str) -> None:
     p = subprocess.run([sys.executable, "-m", "cli.main", "solve", *args],
@@ -169,7 +169,7 @@ def test_json_answer_is_read_back_by_replay_and_show(tmp_path) -> None:
 
 def test_output_folder_is_checked_before_solving(tmp_path) -> None:
     res = run("solve", "--seed", "1", "--objective", "waste", "--time-limit", "30",
-              "--output", str(tmp_path / "missing" / "plan.json"))
+              "--record", str(tmp_path / "missing" / "plan.json"))
     assert res.exit_code == 2
     assert "does not exist" in res.output
     assert "nodes" not in res.output  # refused before any search
@@ -189,7 +189,7 @@ def test_output_record_of_a_loss_replays_its_furthest_line(tmp_path) -> None:
     rules = ["--rules", "values=1", "--rules", "bridges=0", "--rules", "summits=1",
              "--rules", "colours=2", "--rules", "copies=1", "--rules", "campfires=0"]
     rec = tmp_path / "loss.json"
-    res = run("solve", "--seed", "1", "--players", "5", *rules, "--output", str(rec))
+    res = run("solve", "--seed", "1", "--players", "5", *rules, "--record", str(rec))
     assert res.exit_code == 0 and res.output.startswith("loss")
     assert "furthest the deal can be taken: 2 slots" in res.output
     rep = run("replay", str(rec))

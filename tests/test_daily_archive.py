@@ -35,7 +35,7 @@ def run(*args: str):
 def week(tmp_path_factory) -> Path:
     """A week of mini deal puzzles built by the command line."""
     out = tmp_path_factory.mktemp("archive")
-    r = run("daily", "build", "--from", WEEK[0], "--to", WEEK[1], "--out", str(out),
+    r = run("daily", "build", "--from", WEEK[0], "--to", WEEK[1], "--archive", str(out),
             "--kind", "deal", "--size", "mini")
     assert r.exit_code == 0, r.output
     assert "built 7, skipped 0" in r.output
@@ -63,7 +63,7 @@ def test_week_replays_within_par_with_every_band(week):
 
 def test_rebuild_is_frozen_and_byte_identical(week):
     before = {p: p.read_bytes() for p in week.rglob("*.json")}
-    r = run("daily", "build", "--from", WEEK[0], "--to", WEEK[1], "--out", str(week),
+    r = run("daily", "build", "--from", WEEK[0], "--to", WEEK[1], "--archive", str(week),
             "--kind", "deal", "--size", "mini")
     assert r.exit_code == 0 and "built 0, skipped 7" in r.output
     assert {p: p.read_bytes() for p in week.rglob("*.json")} == before
@@ -179,14 +179,14 @@ def test_proven_par_matches_the_reference_on_tiny_rules(monkeypatch):
     (["daily", "--date", "yesterday"], "bad date"),
     (["daily", "--date", "3000-01-01"], "out of range"),
     (["daily", "--kind", "crossword"], "--kind"),
-    (["daily", "build", "--from", "2026-12-01", "--to", "2026-12-01", "--out", "/nonexistent/x"],
+    (["daily", "build", "--from", "2026-12-01", "--to", "2026-12-01", "--archive", "/nonexistent/x"],
      "no such directory"),
     (["daily", "check", "/nonexistent/x"], "no such directory"),
     # the puzzle's own options before a subcommand were silently ignored
     (["daily", "--date", "2026-12-01", "--size", "mini", "check", "/tmp"],
      "--date, --size before 'check' are options of the daily puzzle itself"),
     (["daily", "--archive", "/tmp", "build", "--from", "2026-12-01", "--to", "2026-12-01",
-      "--out", "/tmp"], "--archive before 'build' is an option of the daily puzzle itself"),
+      "--archive", "/tmp"], "--archive before 'build' is an option of the daily puzzle itself"),
 ])
 def test_bad_input_is_one_line_exit_2(args, needle):
     r = subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True,
@@ -204,7 +204,7 @@ def test_read_only_output_directory(tmp_path):
         if os.access(ro, os.W_OK):
             pytest.skip("running as root: permissions are not enforced")
         r = run("daily", "build", "--from", "2026-12-01", "--to", "2026-12-01",
-                "--out", str(ro))
+                "--archive", str(ro))
         assert r.exit_code == 2
     finally:
         ro.chmod(0o700)

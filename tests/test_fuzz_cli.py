@@ -28,7 +28,8 @@ NUMBERS = st.sampled_from([
 
 OPTIONS = ["--seed", "--players", "--step", "--rules", "--time-limit", "--node-limit",
            "--memory-limit", "--workers", "--solver-seed", "--explain", "--objective",
-           "--deal", "--output", "--position", "--json", "--no-timing", "--bogus"]
+           "--deal", "--record", "--picture", "--save-position", "--json", "--no-timing",
+           "--bogus"]
 
 RULES = st.sampled_from(["preset=tiny", "rows=3", "rows=Infinity", "rows=٣", "dealing=blocks",
                          "x", "=", "rows=99999999999999999999", "preset=standard"])
@@ -69,6 +70,8 @@ def command_line(draw) -> list[str]:
         args.append("-")
     for _ in range(draw(st.integers(0, 4))):
         opt = draw(st.sampled_from(OPTIONS))
+        if cmd == "solve" and opt in ADDED["solve"]:
+            continue  # given below (a repeated option is refused)
         args.append(opt)
         if opt in ("--json", "--no-timing", "--bogus"):
             continue
@@ -80,11 +83,11 @@ def command_line(draw) -> list[str]:
             args.append(draw(st.sampled_from(["none", "waste", "turns", "x"])))
         elif opt == "--deal":
             args.append("-")
-        elif opt in ("--output", "--position"):
+        elif opt in ("--record", "--picture", "--save-position"):
             args.append(draw(st.sampled_from(["", "/", "/nonexistent/x", "."])))
         else:
             args.append(draw(NUMBERS))
-    if cmd == "solve":  # keep every solve small: the last value of an option wins
+    if cmd == "solve":  # keep every solve small
         args += ["--node-limit", "300", "--time-limit", "2", "--solver", "dfs",
                  "--memory-limit", "128"]
     return args
@@ -131,13 +134,17 @@ NEW_OPTIONS = {
                  "--time-limit", "--memory-limit", "--json"],
     "serve": ["--port", "--archive", "--log-level", "--host"],
     "study run": ["--players", "--deals", "--seeds", "--rules", "--vary", "--each", "--objective",
-                  "--time-limit", "--memory-limit", "--workers", "--quiet"],
+                  "--time-limit", "--table-limit", "--workers", "--quiet"],
     "study report": ["--by", "--json", "--markdown", "--only"],
     "simulate": ["--bot", "--players", "--deals", "--seeds", "--rules", "--worlds", "--seconds",
                  "--candidates", "--horizon", "--simulations", "--bot-seed", "--time-limit",
                  "--records", "--quiet"],
 }
 FLAGS = {"--all", "--json", "--each", "--quiet", "--markdown"}
+#: Options each command line gets at its end (short solves, files refused early): not drawn.
+ADDED = {"solve": {"--node-limit", "--time-limit", "--memory-limit"},
+         "hint": {"--time-limit", "--memory-limit"}, "variants": {"--time-limit", "--memory-limit"},
+         "analyse": {"--time-per-move", "--memory-limit"}, "serve": {"--archive"}}
 
 
 @st.composite
@@ -148,6 +155,8 @@ def new_command_line(draw) -> list[str]:
         args.append(draw(FILES))
     for _ in range(draw(st.integers(0, 4))):
         opt = draw(st.sampled_from(NEW_OPTIONS[cmd]))
+        if opt in ADDED.get(cmd, ()):
+            continue  # given below (a repeated option is refused)
         args.append(opt)
         if opt in FLAGS:
             continue

@@ -182,7 +182,7 @@ def test_cli_solve_replay_show_legal_with_goats(tmp_path: Path) -> None:
     ``--solver cpsat`` is a one-line error; ``show`` and ``legal`` show the goats."""
     args = ["--seed", "2", "--players", "2", "--rules", "preset=tiny", "--rules", "goats=on",
             "--rules", "goat_cards=highest"]
-    r = run("solve", *args, "--json", "--output", str(tmp_path / "plan.json"))
+    r = run("solve", *args, "--json", "--record", str(tmp_path / "plan.json"))
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
     assert data["solver"] == "generic" and data["rules"]["goats"] == "on"

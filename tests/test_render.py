@@ -142,13 +142,13 @@ def test_show_png_and_text_files(tmp_path):
     plan_path = tmp_path / "plan.json"
     plan_path.write_text(dumps(Plan(game.deal, list(game.move_stack)).to_json()))
     png = tmp_path / "p.png"
-    result = run("show", str(plan_path), "--step", "2", "--format", "png", "--output", str(png))
+    result = run("show", str(plan_path), "--step", "2", "--format", "png", "--picture", str(png))
     assert result.exit_code == 0, result.stderr
     assert png.read_bytes()[:4] == b"\x89PNG"
     txt = tmp_path / "p.txt"
-    assert run("show", str(plan_path), "--format", "text", "--output", str(txt)).exit_code == 0
+    assert run("show", str(plan_path), "--format", "text", "--picture", str(txt)).exit_code == 0
     assert "Out of the game" in txt.read_text()
-    again = run("show", str(plan_path), "--format", "png", "--output", str(png))
+    again = run("show", str(plan_path), "--format", "png", "--picture", str(png))
     assert_one_line_error(again, 2, "exists")
     frames = run("show", str(plan_path), "--frames", str(tmp_path / "fr"))
     assert frames.exit_code == 0, frames.stderr
@@ -157,7 +157,7 @@ def test_show_png_and_text_files(tmp_path):
 
 def test_show_bad_picture_requests(tmp_path):
     assert_one_line_error(run("show", "--seed", "1", "--format", "gif"), 2, "gif")
-    assert_one_line_error(run("show", "--seed", "1", "--format", "svg", "--output",
+    assert_one_line_error(run("show", "--seed", "1", "--format", "svg", "--picture",
                               str(tmp_path / "nope" / "x.svg")), 2, "does not exist")
     pos = tmp_path / "pos.json"
     pos.write_text(dumps({"position": Game(Deal.from_seed(1)).to_position()}))
@@ -167,7 +167,7 @@ def test_show_bad_picture_requests(tmp_path):
 def test_solve_draws_the_final_mountain(tmp_path):
     pic, anim = tmp_path / "final.svg", tmp_path / "anim.svg"
     result = run("solve", "--seed", "1", "--rules", "preset=tiny", "--format", "svg",
-                 "--picture", str(pic), "--animate", str(anim), "--output",
+                 "--picture", str(pic), "--animate", str(anim), "--record",
                  str(tmp_path / "plan.json"))
     assert result.exit_code == 0, result.stderr
     from model.records import load

@@ -189,7 +189,7 @@ def run(*args: str):
     (["--players", "1", "--deals", "2", "--time-limit", "nan"], "--time-limit"),
     (["--players", "1", "--deals", "2", "--time-limit", "-1"], "--time-limit"),
     (["--players", "1", "--deals", "2", "--workers", "2147483648"], "--workers"),
-    (["--players", "1", "--deals", "2", "--memory-limit", "１２８"], "--memory-limit"),
+    (["--players", "1", "--deals", "2", "--table-limit", "１２８"], "--table-limit"),
 ])
 def test_bad_input_is_one_line_exit_2(tmp_path: Path, args: list[str], needle: str) -> None:
     r = run("study", "run", *args, "--db", str(tmp_path / "x.db"))
