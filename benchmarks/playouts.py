@@ -11,7 +11,7 @@ position the first move is greedy's; every engine plays playouts (a fresh copy o
 that move, greedy to the end) from the positions in turn, round after round, until it has
 spent ``--seconds`` of CPU time (``time.process_time``) on the cell. Engines:
 
-* ``python``: :func:`bots.team.playout` on the :class:`~model.game.Game`;
+* ``python``: :func:`bots.team.playout` on the :class:`~model.game.Game` (:func:`bots.playout.play_out`);
 * ``compiled``: :meth:`FastWorld.copy`, :meth:`~bots.fastplay.FastWorld.push` and
   :meth:`~bots.fastplay.FastWorld.playout` called from Python;
 * ``evaluate``: :func:`bots.fastplay.evaluate` of the greedy move over 200 sampled worlds per
@@ -31,6 +31,7 @@ from typing import Callable
 
 from bots import fastplay
 from bots.greedy import GreedyPolicy
+from bots.playout import greedy, play_out
 from bots.team import playout
 from model.deal import Deal
 from model.game import Game
@@ -46,10 +47,7 @@ def positions(players: int, count: int, mid: bool) -> list[Game]:
     for seed in range(1, count + 1):
         g = Game(Deal.from_seed(seed, players))
         if mid:
-            for _ in range(8 + 4 * (seed % 5)):
-                if g.outcome() is not None:
-                    break
-                g._apply(policy.move(g, g.out))
+            play_out(g, greedy(policy), horizon=8 + 4 * (seed % 5))
         if g.outcome() is None:
             out.append(g)
     return out

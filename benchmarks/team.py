@@ -165,6 +165,7 @@ def speed(players: list[int], seeds: list[int]) -> str:
     import random
 
     from bots.greedy import GreedyPolicy
+    from bots.playout import greedy, play_out
     from bots.team import playout, sample_worlds
     from model.deal import Deal
     from model.game import Game
@@ -185,8 +186,7 @@ def speed(players: list[int], seeds: list[int]) -> str:
                 playout(w, first, policy)
                 cpu += time.process_time() - t0
                 w.push(first)
-                while w.outcome() is None:
-                    w._apply(policy.move(w, w.out))
+                play_out(w, greedy(policy))
                 moves += w.turn - obs.turn
                 n += 1
         lines.append(f"{p} players: {n} playouts, {n / cpu:.0f} playouts/s, "

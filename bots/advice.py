@@ -43,6 +43,7 @@ from typing import Any, Callable, Sequence
 from bots import fastplay
 from bots.determinized import DeterminizedBot, evaluate_world
 from bots.greedy import GreedyPolicy
+from bots.playout import played_out
 from model.game import WIN, Game
 from model.moves import Move
 from model.observation import Observation, observe, sample_world
@@ -148,7 +149,6 @@ class WorldPlayer:
             raise ValueError(f"unknown estimator {estimator!r}; valid: {', '.join(ESTIMATORS)}")
         self.estimator = estimator
         self.bot = DeterminizedBot(seed=seed, **PLAYOUT_BEST) if estimator == "best" else None
-        self.policy = GreedyPolicy()
 
     def finish(self, world: Game) -> tuple[bool, int, int]:
         """``(won, cards out at the end, slots filled at the end)`` of ``world`` played on;
@@ -163,20 +163,13 @@ class WorldPlayer:
             w = fastplay.make_world(world)
             won, out = w.playout()
             return won, out, w.filled_slots()
-        pushed = 0
-        try:
-            while world.outcome() is None:
-                if self.bot is not None:
-                    move = self.bot.choose(observe(world))  # the mover's observation only (V1)
-                    world.push(move)
-                else:
-                    # the greedy reads only the mover's hand, the mountain and the cards out
-                    world._apply(self.policy.move(world, world.out))
-                pushed += 1
-            return world.outcome() == WIN, len(world.out), world.filled_slots()
-        finally:
-            for _ in range(pushed):
-                world.pop()
+        bot = self.bot
+
+        def best(position: Game) -> Move:  # the mover's observation only (V1)
+            return bot.choose(observe(position))
+
+        with played_out(world, best, checked=True) as outcome:
+            return outcome == WIN, len(world.out), world.filled_slots()
 
 
 def _separated(rated: Sequence[MoveChance]) -> bool:

@@ -33,6 +33,7 @@ import time
 from dataclasses import dataclass
 
 from bots.greedy import GreedyPolicy
+from bots.playout import greedy, played_out
 from model.game import LOSS, WIN, Game
 from model.moves import Move
 from model.observation import Observation, sample_world
@@ -163,15 +164,9 @@ class DeterminizedBot:
     def _rollout(self, world: Game) -> float:
         """The greedy policy in every seat of ``world`` to the end (each seat reads only its
         own hand, the mountain and the cards out): 1 for a win, else ``LOSS_VALUE`` × the
-        share of slots filled. The world is given back unchanged."""
-        pushed = 0
-        try:
-            while world.outcome() is None:
-                world._apply(self.policy.move(world, world.out))
-                pushed += 1
-            if world.outcome() == WIN:
+        share of slots filled (:func:`bots.playout.played_out`). The world is given back
+        unchanged."""
+        with played_out(world, greedy(self.policy)) as outcome:
+            if outcome == WIN:
                 return 1.0
             return LOSS_VALUE * world.filled_slots() / world.rules.mountain_slots
-        finally:
-            for _ in range(pushed):
-                world.pop()

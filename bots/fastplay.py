@@ -28,6 +28,8 @@ from typing import Any, Sequence
 
 from bots import greedy
 from bots.greedy import GreedyPolicy
+from bots.playout import greedy as greedy_seat
+from bots.playout import play_out
 from model.cards import ASCENT, BRIDGE, CAMPFIRE, COLOUR_LETTERS, SUMMIT, Card
 from model.game import LOSS, WIN, Game
 from model.moves import CAMPFIRE as CAMPFIRE_MOVE
@@ -120,7 +122,7 @@ def _outcome_text(code: int) -> str | None:
 
 class FastWorld:
     """A position held by the compiled engine (see :func:`make_world`). ``push`` does not check
-    the move's legality: give it only legal moves of the player to move (as ``Game._apply``);
+    the move's legality: give it only legal moves of the player to move (as ``Game.push_unchecked``);
     a move naming a card not in the hand or a slot off the mountain is a ``ValueError``."""
 
     __slots__ = ("_w", "rules")
@@ -191,13 +193,14 @@ class FastWorld:
 
 class PyWorld:
     """The pure-Python world: a :class:`Game` copy played by :class:`GreedyPolicy` (same API
-    as :class:`FastWorld`; ``push`` applies unchecked, like ``Game._apply``)."""
+    as :class:`FastWorld`; ``push`` applies unchecked, by ``Game.push_unchecked``)."""
 
-    __slots__ = ("game", "policy")
+    __slots__ = ("game", "policy", "seat_policy")
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.policy = GreedyPolicy()
+        self.seat_policy = greedy_seat(self.policy)
 
     @property
     def to_move(self) -> int:
@@ -228,26 +231,20 @@ class PyWorld:
 
     def push(self, move: Move) -> None:
         """Apply ``move`` (a legal move of the player to move; not checked)."""
-        self.game._apply(move)
+        self.game.push_unchecked(move)
 
     def playout(self) -> tuple[bool, int]:
-        """Greedy in every seat to the end: (won, cards out at the end). Changes the world."""
+        """Greedy in every seat to the end (:func:`bots.playout.play_out`): (won, cards out
+        at the end). Changes the world."""
         g = self.game
-        outcome = g.outcome()
-        while outcome is None:
-            g._apply(self.policy.move(g, g.out))
-            outcome = g.outcome()
-        return outcome == WIN, len(g.out)
+        play_out(g, self.seat_policy)
+        return g.outcome() == WIN, len(g.out)
 
     def playout_moves(self) -> list[Move]:
         """The moves :meth:`playout` would make, in order; the world is left unchanged."""
-        g = self.game.copy()
-        moves = []
-        while g.outcome() is None:
-            m = self.policy.move(g, g.out)
-            moves.append(m)
-            g._apply(m)
-        return moves
+        g = self.game.copy()  # without the move history: its move stack is the playout's
+        play_out(g, self.seat_policy)
+        return list(g.move_stack)
 
     def filled_slots(self) -> int:
         """Cards on the mountain, the peak included (:meth:`Game.filled_slots`)."""

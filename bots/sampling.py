@@ -25,6 +25,7 @@ import random
 import time
 
 from bots.greedy import GreedyPolicy
+from bots.playout import greedy, played_out
 from model.game import LOSS, WIN, Game
 from model.moves import Move
 from model.observation import Observation, sample_world
@@ -58,6 +59,7 @@ class SamplingBot:
         self.horizon = horizon
         self.seed = seed
         self.policy = GreedyPolicy()
+        self.seat_policy = greedy(self.policy)
         self.worlds_played = 0  # total over the bot's life, for the seconds-per-world figure
 
     def start(self, deal) -> None:  # noqa: D401 - silent bots are never given the deal
@@ -86,25 +88,18 @@ class SamplingBot:
 
     def playout(self, world: Game, first: Move) -> float:
         """Play ``first`` and then the greedy policy in every seat of ``world`` for at most
-        ``horizon`` turns; the value described in the module docstring. ``world`` is given back
-        unchanged (every move is taken back with :meth:`Game.pop`)."""
+        ``horizon`` turns (:func:`bots.playout.played_out`); the value described in the module
+        docstring. ``world`` is given back unchanged."""
         world.push(first)
-        pushed = 1
         try:
-            outcome = world.outcome()
-            while outcome is None and (self.horizon is None or pushed < self.horizon):
-                # the policy's moves come from the model's legal move list (generate_placements),
-                # so the playout applies them without checking them again, for speed
-                world._apply(self.policy.move(world, world.out))
-                pushed += 1
-                outcome = world.outcome()
-            if outcome == WIN:
-                return WIN_VALUE
-            value = float(world.filled_slots())
-            if outcome != LOSS:
-                left = sum(len(h) for h in world.hands) + sum(len(d) for d in world.decks)
-                value += CARD_VALUE * left
-            return value
+            rest = None if self.horizon is None else self.horizon - 1
+            with played_out(world, self.seat_policy, rest) as outcome:
+                if outcome == WIN:
+                    return WIN_VALUE
+                value = float(world.filled_slots())
+                if outcome != LOSS:
+                    left = sum(len(h) for h in world.hands) + sum(len(d) for d in world.decks)
+                    value += CARD_VALUE * left
+                return value
         finally:
-            for _ in range(pushed):
-                world.pop()
+            world.pop()

@@ -44,6 +44,7 @@ from typing import Sequence
 
 from bots import fastplay
 from bots.greedy import GreedyPolicy
+from bots.playout import greedy, played_out
 from model.cards import Card, sort_cards
 from model.game import WIN, Game
 from model.moves import CAMPFIRE, Move
@@ -69,20 +70,14 @@ class MoveValue:
 def playout(world: Game, first: Move, policy: GreedyPolicy) -> tuple[bool, int]:
     """Play ``first`` (a legal move of the player to move in ``world``) and then ``policy`` in
     every seat to the game's end, each seat from its own hand, the mountain and the cards out.
-    Returns (won, cards out at the end). ``world`` is given back unchanged."""
+    Returns (won, cards out at the end). ``world`` is given back unchanged
+    (:func:`bots.playout.played_out`)."""
     world.push(first)
-    pushed = 1
     try:
-        outcome = world.outcome()
-        while outcome is None:
-            # the policy's moves come from the model's own legal list: applied unchecked
-            world._apply(policy.move(world, world.out))
-            pushed += 1
-            outcome = world.outcome()
-        return outcome == WIN, len(world.out)
+        with played_out(world, greedy(policy)) as outcome:
+            return outcome == WIN, len(world.out)
     finally:
-        for _ in range(pushed):
-            world.pop()
+        world.pop()
 
 
 def evaluate_moves(observation: Observation, moves: Sequence[Move], worlds: Sequence[Game],
