@@ -753,6 +753,23 @@ static PyObject *World_push(WorldObject *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+/* placements() -> [(card, row, slot, cost, to_row, to_slot, onto_bridge)]: the legal
+ * placements of the player to move with their costs (Game.generate_placements), in
+ * generation order; for the move-generation corpus (tests/test_perft.py) */
+static PyObject *World_placements(WorldObject *self, PyObject *Py_UNUSED(a)) {
+    int n = generate_placements(&self->P, &self->s, PL, 0);
+    PyObject *lst = PyList_New(n);
+    if (!lst) return NULL;
+    for (int i = 0; i < n; i++) {
+        const Placement *pl = &PL[i];
+        PyObject *t = Py_BuildValue("(iiiiiii)", (int)(uint8_t)pl->card, pl->row, pl->slot, pl->cost,
+                                    pl->to_row, pl->to_slot, pl->onto_bridge);
+        if (!t) { Py_DECREF(lst); return NULL; }
+        PyList_SET_ITEM(lst, i, t);
+    }
+    return lst;
+}
+
 static PyObject *World_playout(WorldObject *self, PyObject *Py_UNUSED(a)) {
     int won = playout(&self->P, &self->s);
     return Py_BuildValue("(Oi)", won ? Py_True : Py_False, self->s.nout);
@@ -810,6 +827,7 @@ static PyMethodDef World_methods[] = {
     {"outcome", (PyCFunction)World_outcome, METH_NOARGS, "0 going on, 1 win, 2 loss."},
     {"ranked", (PyCFunction)World_ranked, METH_VARARGS, "Greedy's scored moves, best first."},
     {"push", (PyCFunction)World_push, METH_O, "Apply a legal move tuple (unchecked)."},
+    {"placements", (PyCFunction)World_placements, METH_NOARGS, "Legal placements with costs."},
     {"playout", (PyCFunction)World_playout, METH_NOARGS, "Greedy to the end: (won, cards out)."},
     {"playout_moves", (PyCFunction)World_playout_moves, METH_NOARGS, "The playout's moves (world unchanged)."},
     {"state", (PyCFunction)World_state, METH_NOARGS, "(mountain, hands, decks, out, to_move, turn)."},

@@ -29,7 +29,7 @@ from typing import Any, Sequence
 from bots import greedy
 from bots.greedy import GreedyPolicy
 from model.cards import ASCENT, BRIDGE, CAMPFIRE, COLOUR_LETTERS, SUMMIT, Card
-from model.game import LOSS, WIN, Game
+from model.game import LOSS, WIN, Game, Placement
 from model.moves import CAMPFIRE as CAMPFIRE_MOVE
 from model.moves import DISCARD, PLACE, Move
 from model.observation import Observation, hidden_places, unseen_cards, world_from_order
@@ -157,6 +157,12 @@ class FastWorld:
         player = self.to_move + 1
         return [(score, move_from_c(t, player)) for score, t in self._w.ranked(limit or 0)]
 
+    def placements(self) -> list[Placement]:
+        """The legal placements of the player to move with their costs, as the engine generates
+        them (:meth:`Game.generate_placements` of the equivalent game, in the engine's order)."""
+        return [Placement(CARDS[c], row, slot, cost, to_row, to_slot, bool(onto))
+                for c, row, slot, cost, to_row, to_slot, onto in self._w.placements()]
+
     def push(self, move: Move) -> None:
         """Apply ``move`` (a LEGAL move of the player to move; its legality is not checked, only
         that its cards are in the hand and its slots on the mountain: else ``ValueError``),
@@ -225,6 +231,11 @@ class PyWorld:
     def ranked(self, limit: int | None = None) -> list[tuple[float, Move]]:
         """``GreedyPolicy().ranked(game, game.out, limit)``."""
         return self.policy.ranked(self.game, self.game.out, limit)
+
+    def placements(self) -> list[Placement]:
+        """The legal placements of the player to move with their costs
+        (:meth:`Game.generate_placements`)."""
+        return list(self.game.generate_placements())
 
     def push(self, move: Move) -> None:
         """Apply ``move`` (a legal move of the player to move; not checked)."""

@@ -2273,6 +2273,125 @@ static PyObject *Core_children(Core *s, PyObject *Py_UNUSED(ignored)) {
     return l;
 }
 
+/* placements(player=to_move) -> [(kind, card, r, s, r2, s2, cost)]: State.placements, the
+ * legal placements of a player with their costs (0-based rows and slots), in generation
+ * order; for the move-generation corpus (tests/test_perft.py) */
+static PyObject *Core_placements(Core *s, PyObject *args) {
+    int p = -1;
+    if (!PyArg_ParseTuple(args, "|i", &p)) return NULL;
+    if (p < 0) p = s->to_move;
+    if (p >= s->P) {
+        PyErr_SetString(PyExc_ValueError, "no such player");
+        return NULL;
+    }
+    int np = placements(s, p, NULL, 0);
+    Placement *pls = (Placement *)malloc((size_t)(np ? np : 1) * sizeof(Placement));
+    if (!pls) return PyErr_NoMemory();
+    placements(s, p, pls, np);
+    PyObject *l = PyList_New(np);
+    if (!l) {
+        free(pls);
+        return NULL;
+    }
+    for (int i = 0; i < np; i++) {
+        PyObject *t = Py_BuildValue("(iiiiiii)", (int)pls[i].kind, (int)pls[i].card, (int)pls[i].r,
+                                    (int)pls[i].s, (int)pls[i].r2, (int)pls[i].s2, pls[i].cost);
+        if (!t) {
+            free(pls);
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, i, t);
+    }
+    free(pls);
+    return l;
+}
+
+/* the parts of the state that apply_move and undo_move change */
+typedef struct {
+    uint8_t rows[MAXR][MAXLEN];
+    int rlen[MAXR];
+    uint8_t hands[MAXP][MAXH + 2];
+    int hlen[MAXP];
+    int ptr[MAXP];
+    int to_move, filled, n_bridges, n_remaining;
+    int remaining[MAXT + 2];
+    int rem_by_maxrow[MAXR + 1];
+} RulesSnap;
+
+static void rules_snap(const Core *s, RulesSnap *x) {
+    memset(x, 0, sizeof *x);
+    for (int r = 0; r < s->R; r++) {
+        x->rlen[r] = s->rlen[r];
+        memcpy(x->rows[r], s->rows[r], (size_t)s->rlen[r]);
+    }
+    for (int q = 0; q < s->P; q++) {
+        x->hlen[q] = s->hlen[q];
+        memcpy(x->hands[q], s->hands[q], (size_t)s->hlen[q]);
+        x->ptr[q] = s->ptr[q];
+    }
+    x->to_move = s->to_move;
+    x->filled = s->filled;
+    x->n_bridges = s->n_bridges;
+    x->n_remaining = s->n_remaining;
+    memcpy(x->remaining, s->remaining, sizeof x->remaining);
+    memcpy(x->rem_by_maxrow, s->rem_by_maxrow, sizeof x->rem_by_maxrow);
+}
+
+/* successor(move) -> (rows, hands, ptr, to_move, filled, n_bridges): the state after a move
+ * (State.apply), which is then taken back (State.undo); RuntimeError if the undo does not
+ * give back the state exactly. The move must be one of children() (it is not checked for
+ * legality, only that it stays on the arrays); for the corpus test. */
+static PyObject *Core_successor(Core *s, PyObject *args) {
+    PyObject *t;
+    if (!PyArg_ParseTuple(args, "O", &t)) return NULL;
+    Move mv;
+    if (tuple_to_move(s, t, &mv)) return NULL;
+    int ok = mv.kind >= M_PLACE && mv.kind <= M_SUMMIT && mv.nd >= 0;
+    for (int i = 0; ok && i < mv.nd; i++) ok = mv.disc[i] < s->nt;
+    if (ok && mv.kind != M_DISCARD)
+        ok = mv.card >= 0 && mv.card < s->nt && mv.r >= 0 && mv.r <= s->R && mv.s >= 0 &&
+             mv.s < MAXLEN && (mv.kind == M_SUMMIT || mv.r < s->R) &&
+             (mv.kind != M_CAMPFIRE || (mv.r2 > mv.r && mv.r2 < s->R && mv.s < s->rlen[mv.r])) &&
+             (mv.kind != M_BRIDGE_REPLACE || mv.s < s->rlen[mv.r]) &&
+             (mv.kind != M_PLACE || s->rlen[mv.r] < s->rowlen[mv.r]);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "not a move on this state's arrays");
+        return NULL;
+    }
+    RulesSnap before, after;
+    rules_snap(s, &before);
+    Undo u = apply_move(s, &mv);
+    PyObject *rows = PyList_New(s->R), *hands = PyList_New(s->P), *ptr = PyList_New(s->P);
+    if (!rows || !hands || !ptr) {
+        Py_XDECREF(rows);
+        Py_XDECREF(hands);
+        Py_XDECREF(ptr);
+        undo_move(s, &mv, u);
+        return NULL;
+    }
+    for (int r = 0; r < s->R; r++) {
+        PyObject *row = PyList_New(s->rlen[r]);
+        for (int i = 0; row && i < s->rlen[r]; i++) PyList_SET_ITEM(row, i, PyLong_FromLong(s->rows[r][i]));
+        PyList_SET_ITEM(rows, r, row ? row : Py_NewRef(Py_None));
+    }
+    for (int q = 0; q < s->P; q++) {
+        PyObject *h = PyList_New(s->hlen[q]);
+        for (int i = 0; h && i < s->hlen[q]; i++) PyList_SET_ITEM(h, i, PyLong_FromLong(s->hands[q][i]));
+        PyList_SET_ITEM(hands, q, h ? h : Py_NewRef(Py_None));
+        PyList_SET_ITEM(ptr, q, PyLong_FromLong(s->ptr[q]));
+    }
+    PyObject *res = Py_BuildValue("(NNNiii)", rows, hands, ptr, s->to_move, s->filled, s->n_bridges);
+    undo_move(s, &mv, u);
+    rules_snap(s, &after);
+    if (memcmp(&before, &after, sizeof before) != 0) {
+        Py_XDECREF(res);
+        PyErr_SetString(PyExc_RuntimeError, "undo_move did not give back the state");
+        return NULL;
+    }
+    return res;
+}
+
 /* bounds(budget) -> (bound_fails, waste_lower_bound, players_window_bound or -1,
  *                    players_turns_bound or -1), for the equivalence tests */
 static PyObject *Core_bounds(Core *s, PyObject *args) {
@@ -2507,6 +2626,8 @@ static PyMethodDef Core_methods[] = {
     {"key", (PyCFunction)Core_key, METH_NOARGS, "the state key (State.key bytes)"},
     {"learned_key", (PyCFunction)Core_learned_key, METH_NOARGS, "the table's key (Nogoods.learned_key bytes)"},
     {"children", (PyCFunction)Core_children, METH_NOARGS, "State.children (search order)"},
+    {"placements", (PyCFunction)Core_placements, METH_VARARGS, "State.placements(player): (kind, card, r, s, r2, s2, cost)"},
+    {"successor", (PyCFunction)Core_successor, METH_VARARGS, "the state after a move, then undone"},
     {"bounds", (PyCFunction)Core_bounds, METH_VARARGS, "(bound_fails, waste, window, turns)"},
     {"dfs", (PyCFunction)Core_dfs, METH_VARARGS, "Search.dfs"},
     {"furthest", (PyCFunction)Core_furthest, METH_VARARGS, "Search.furthest"},
