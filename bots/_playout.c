@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "rules_core.h" /* the placement rules, shared with solver/_core.c */
+
 #define MAXROWS 8
 #define MAXSLOTS (MAXROWS + 1)
 #define MAXP 5
@@ -38,18 +40,21 @@
 
 enum { M_DISCARD = 0, M_PLACE = 1, M_CAMPFIRE = 2 };
 
-static int KIND[NTYPES], VAL[NTYPES], COL[NTYPES];
+static int8_t KIND[NTYPES], COL[NTYPES];
+static int16_t VAL[NTYPES];
 
 typedef struct {
     int rows, hand_size, summits, players;
     int look_through, replace_left, campfire_free;
     double slot_value, bridge_penalty, last_summit, flex, replace_bonus;
     int max_bridges, place_bridges;
+    int8_t maxrow[NTYPES]; /* R4: an Ascent card's highest row (rules_core.h) */
+    int rowlen[MAXROWS];   /* slots of rows 1..rows (0-based) */
 } Params;
 
 typedef struct {
     uint8_t m[MAXROWS + 1][MAXSLOTS + 1];
-    uint8_t mlen[MAXROWS + 1];
+    int mlen[MAXROWS + 1];
     uint8_t hand[MAXP][MAXHAND];
     uint8_t hlen[MAXP];
     uint8_t deck[MAXCARDS];
@@ -81,121 +86,35 @@ static inline int row_length(const Params *P, int row) { return row == P->rows +
 static inline int max_row(const Params *P, int v) { return v < P->rows ? v : P->rows; }
 static inline int is_won(const Params *P, const State *s) { return s->mlen[P->rows] > 0; }
 
-/* Game._reference: value of the nearest non-Campfire card from slot in direction step. */
+/* Game._reference: value of the nearest non-Campfire card from slot (1-based) in direction
+ * step (rules_core.h's rc_reference), NONE_REF when there is none. */
 static int reference(const Params *P, const State *s, int row, int slot, int step) {
-    const uint8_t *cards = s->m[row - 1];
-    int n = s->mlen[row - 1];
-    for (int i = slot - 1 + step; 0 <= i && i < n; i += step) {
-        int c = cards[i];
-        if (KIND[c] == K_ASCENT) return VAL[c];
-        if (KIND[c] == K_BRIDGE && !P->look_through) return NONE_REF;
-    }
-    return NONE_REF;
+    RCRules k = {KIND, VAL, COL, P->maxrow, BRIDGE, P->rows, P->rowlen, P->look_through,
+                 !P->replace_left, !P->campfire_free, 0};
+    int v = rc_reference(&k, s->m[row - 1], s->mlen[row - 1], slot - 1 + step, step);
+    return v < 0 ? NONE_REF : v;
 }
 
-static inline int next_slot(const Params *P, const State *s, int row) {
-    int n = s->mlen[row - 1];
-    return n < row_length(P, row) ? n + 1 : 0;
-}
+/* ---- move generation: the shared placement rules (solver/rules_core.h) ------------------ */
 
-static inline int supported(const State *s, int row, int slot) {
-    return row == 1 || s->mlen[row - 2] >= slot + 1;
-}
+static RCPlacement RCPL[MAXPL];
 
-/* ---- move generation (candidate_targets + why_not, legal ones only) -------------------- */
-
-/* What a row's next slot offers, computed once per call (model: next_slot, is_supported,
- * left_reference, the left neighbour for R5). */
-typedef struct { int ok, slot, ref, col; } NextSlot;
-
-/* A Bridge on the mountain: its place, the references and colours on both sides. */
-typedef struct { int row, slot, lref, rref, lcol, rcol; } BridgeAt;
-
-#define ADD_PL(...) do { if (n >= MAXPL) return n; pl[n++] = (Placement){__VA_ARGS__}; \
-                         if (stop_at_one) return n; } while (0)
-
+/* Game.generate_placements: the legal placements of the player to move with their costs
+ * (none once the game is won); with stop_at_one, at most one. */
 static int generate_placements(const Params *P, const State *s, Placement *pl, int stop_at_one) {
-    int n = 0;
-    int p = s->to_move;
     if (is_won(P, s)) return 0;
-    int others = s->hlen[p] - 1;
-    int R = P->rows;
-    NextSlot ns[MAXROWS + 1];
-    BridgeAt br[MAXROWS * MAXSLOTS];
-    int nbr = 0;
-    for (int r = 1; r <= R; r++) {
-        int slot = next_slot(P, s, r);
-        NextSlot *x = &ns[r];
-        x->slot = slot;
-        x->ok = slot && supported(s, r, slot);
-        x->ref = x->ok ? reference(P, s, r, slot, -1) : NONE_REF;
-        x->col = x->ok && slot >= 2 ? COL[s->m[r - 1][slot - 2]] : -1;
-    }
-    for (int r = 1; r <= R + 1; r++)
-        for (int si = 0; si < s->mlen[r - 1]; si++) {
-            if (s->m[r - 1][si] != BRIDGE) continue;
-            BridgeAt *b = &br[nbr++];
-            b->row = r;
-            b->slot = si + 1;
-            b->lref = reference(P, s, r, si + 1, -1);
-            b->rref = reference(P, s, r, si + 1, +1);
-            b->lcol = si >= 1 ? COL[s->m[r - 1][si - 1]] : -1;
-            b->rcol = si + 1 < s->mlen[r - 1] ? COL[s->m[r - 1][si + 1]] : -1;
-        }
-    int prev = -1;
-    for (int h = 0; h < s->hlen[p]; h++) {
-        int card = s->hand[p][h];
-        if (card == prev) continue; /* sorted(set(hand)) */
-        prev = card;
-        int kind = KIND[card];
-        if (kind == K_SUMMIT) {
-            int full = 1;
-            for (int r = 1; r <= R; r++)
-                if (s->mlen[r - 1] != row_length(P, r)) { full = 0; break; }
-            if (full && !nbr && s->mlen[R] == 0) ADD_PL(card, R + 1, 1, 0, 0, 0, 0);
-        } else if (kind == K_CAMPFIRE) {
-            for (int r = 1; r < R; r++) {
-                for (int si = 0; si < s->mlen[r - 1]; si++) {
-                    int t = s->m[r - 1][si];
-                    if (KIND[t] != K_ASCENT || COL[t] != COL[card]) continue;
-                    int v = VAL[t], top = max_row(P, v);
-                    for (int r2 = r + 1; r2 <= R; r2++) {
-                        const NextSlot *x = &ns[r2];
-                        if (!x->ok || r2 > top || x->col == COL[t]) continue;
-                        int cost = 0;
-                        if (!P->campfire_free && x->ref != NONE_REF) cost = abs(v - x->ref);
-                        if (cost > others) continue;
-                        ADD_PL(card, r, si + 1, cost, r2, x->slot, 0);
-                    }
-                }
-            }
-        } else if (kind == K_BRIDGE) {
-            for (int r = 1; r <= R; r++) {
-                const NextSlot *x = &ns[r];
-                if (!x->ok || x->slot == 1 || x->slot == row_length(P, r)) continue;
-                ADD_PL(card, r, x->slot, 0, 0, 0, 0);
-            }
-        } else {
-            int v = VAL[card], col = COL[card], top = max_row(P, v);
-            for (int r = 1; r <= top; r++) {
-                const NextSlot *x = &ns[r];
-                if (!x->ok || x->col == col) continue;
-                int cost = x->ref != NONE_REF ? abs(v - x->ref) : 0;
-                if (cost > others) continue;
-                ADD_PL(card, r, x->slot, cost, 0, 0, 0);
-            }
-            for (int i = 0; i < nbr; i++) {
-                const BridgeAt *b = &br[i];
-                if (b->row > top || b->lcol == col || b->rcol == col) continue;
-                int cost = b->lref != NONE_REF ? abs(v - b->lref) : 0;
-                if (!P->replace_left) {
-                    int dr = b->rref != NONE_REF ? abs(v - b->rref) : 0;
-                    if (dr > cost) cost = dr;
-                }
-                if (cost > others) continue;
-                ADD_PL(card, b->row, b->slot, cost, 0, 0, 1);
-            }
-        }
+    RCRules k = {KIND, VAL, COL, P->maxrow, BRIDGE, P->rows, P->rowlen, P->look_through,
+                 !P->replace_left, !P->campfire_free, 0};
+    int p = s->to_move;
+    int n = rc_placements(&k, &s->m[0][0], MAXSLOTS + 1, s->mlen, s->mlen[P->rows] > 0, s->bridges_up,
+                          s->hand[p], s->hlen[p], RCPL, MAXPL, stop_at_one);
+    if (n > MAXPL) n = MAXPL;
+    for (int i = 0; i < n; i++) {
+        const RCPlacement *x = &RCPL[i];
+        int camp = x->kind == RC_CAMPFIRE_MOVE;
+        pl[i] = (Placement){(int8_t)x->card, (int8_t)(x->r + 1), (int8_t)(x->s + 1), (int8_t)x->cost,
+                            (int8_t)(camp ? x->r2 + 1 : 0), (int8_t)(camp ? x->s2 + 1 : 0),
+                            (int8_t)(x->kind == RC_ONTO_BRIDGE)};
     }
     return n;
 }
@@ -556,6 +475,9 @@ static int parse_params(PyObject *t, Params *P) {
         PyErr_SetString(PyExc_ValueError, "rules outside the compiled engine's sizes");
         return -1;
     }
+    for (int c = 0; c < NTYPES; c++)
+        P->maxrow[c] = (int8_t)(KIND[c] == K_ASCENT ? max_row(P, VAL[c]) : 0);
+    for (int r = 0; r < P->rows; r++) P->rowlen[r] = row_length(P, r + 1);
     return 0;
 }
 
@@ -1038,6 +960,10 @@ static PyMethodDef module_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+#ifndef ASCENT_PLAYOUT_SOURCE
+#define ASCENT_PLAYOUT_SOURCE ""
+#endif
+
 static struct PyModuleDef moduledef = {
     PyModuleDef_HEAD_INIT, "bots._playout", "Compiled playout engine (see bots/fastplay.py).", -1,
     module_methods, NULL, NULL, NULL, NULL,
@@ -1056,5 +982,7 @@ PyMODINIT_FUNC PyInit__playout(void) {
     Py_INCREF(&SamplerType);
     PyModule_AddObject(m, "World", (PyObject *)&WorldType);
     PyModule_AddObject(m, "Sampler", (PyObject *)&SamplerType);
+    /* the digest of the sources setup.py built this from: bots.fastplay checks it */
+    PyModule_AddStringConstant(m, "SOURCE_HASH", ASCENT_PLAYOUT_SOURCE);
     return m;
 }

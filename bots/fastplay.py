@@ -23,7 +23,10 @@ numbers with or without the extension.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import warnings
+from pathlib import Path
 from typing import Any, Sequence
 
 from bots import greedy
@@ -35,13 +38,46 @@ from model.moves import DISCARD, PLACE, Move
 from model.observation import Observation, hidden_places, unseen_cards, world_from_order
 from model.rules import RuleSet
 
+#: The compiled engine's sources, in the order of setup.py's digest (``PLAYOUT_SOURCES``).
+SOURCES = (Path(__file__).with_name("_playout.c"),
+           Path(__file__).resolve().parents[1] / "solver" / "rules_core.h")
+
+
+def _source_digest() -> str | None:
+    """The digest setup.py records in the engine (sha256 of :data:`SOURCES` in order, 16 hex
+    digits), or None where the sources are not there (an installed wheel)."""
+    if not all(p.exists() for p in SOURCES):
+        return None
+    h = hashlib.sha256()
+    for p in SOURCES:
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
 _playout: Any
 try:  # the compiled engine is optional (setup.py builds it where a C compiler is found)
     _playout = importlib.import_module("bots._playout")
-    AVAILABLE = True
 except ImportError:  # pragma: no cover - the build is optional
     _playout = None
-    AVAILABLE = False
+    _STATUS = "Python playouts (the compiled engine bots/_playout.c is not built; `pip install -e .` builds it)"
+else:
+    if _source_digest() not in (None, getattr(_playout, "SOURCE_HASH", "")):
+        # an engine built from other sources (a checkout that moved on without a rebuild):
+        # its playouts could differ from the model's, so it is not used
+        _playout = None
+        _STATUS = ("Python playouts (bots/_playout.c or solver/rules_core.h changed since the "
+                   "compiled engine was built; `pip install -e .` rebuilds it)")
+        warnings.warn("ascent: warning: the bots play out in " + _STATUS, RuntimeWarning,
+                      stacklevel=2)
+    else:
+        _STATUS = "compiled playouts (bots/_playout.c)"
+AVAILABLE = _playout is not None
+
+
+def status() -> str:
+    """Which playouts run, in words: ``"compiled playouts (bots/_playout.c)"``, or
+    ``"Python playouts (...)"`` with the reason (not built, or built from other sources)."""
+    return _STATUS
 
 MASK64 = (1 << 64) - 1
 #: Compiled sizes (bots/_playout.c): rows, hand size, players, Ascent values and colours.

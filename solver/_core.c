@@ -29,6 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules_core.h"
+
 #define INF ((int64_t)1 << 30)
 enum { K_ASCENT = 0, K_CAMPFIRE = 1, K_BRIDGE = 2, K_SUMMIT = 3 };
 enum { M_PLACE = 0, M_BRIDGE_REPLACE = 1, M_CAMPFIRE = 2, M_DISCARD = 3, M_SUMMIT = 4 };
@@ -269,6 +271,7 @@ typedef struct {
     /* rules and geometry */
     int R, rowlen[MAXR], slots_below_peak, slots_total, hand_size, P;
     int look_through, bridge_max, campfire_paid, objective;
+    RCRules rules; /* the placement rules (solver/rules_core.h) over the tables above */
     /* switches */
     int sw_transposition, sw_dominance, sw_bounds, sw_window_players, sw_budget, sw_bridge_costs;
     int sw_nogood; /* solver.nogood: the table learns under the row fronts */
@@ -454,110 +457,13 @@ static void undo_move(Core *s, const Move *mv, Undo u) {
     s->n_remaining += mv->nd;
 }
 
-/* R6/R8 reference value from index i in direction step (-1 if none) */
-static int ref_value(Core *s, const uint8_t *row, int n, int i, int step) {
-    while (i >= 0 && i < n) {
-        int c = row[i], k = s->kind[c];
-        if (k == K_ASCENT) return s->value[c];
-        if (k == K_BRIDGE && !s->look_through) return -1;
-        i += step;
-    }
-    return -1;
-}
+typedef RCPlacement Placement;
 
-typedef struct {
-    int8_t kind;
-    int16_t card;
-    int8_t r, s, r2, s2;
-    int cost;
-} Placement;
-
-/* State.placements: legal placements of player p (out must hold enough room) */
+/* State.placements: legal placements of player p (solver/rules_core.h); writes up to outcap
+ * of them to out and returns how many there are */
 static int placements(Core *s, int p, Placement *out, int outcap) {
-    int R = s->R, n_out = 0;
-    const uint8_t *hand = s->hands[p];
-    int hl = s->hlen[p];
-    int others = hl - 1;
-    int prev = -1;
-#define PUSH(K, C, RR, SS, R2, S2, COST)                                                 \
-    do {                                                                                 \
-        if (n_out < outcap) {                                                            \
-            out[n_out].kind = (K);                                                       \
-            out[n_out].card = (int16_t)(C);                                              \
-            out[n_out].r = (int8_t)(RR);                                                 \
-            out[n_out].s = (int8_t)(SS);                                                 \
-            out[n_out].r2 = (int8_t)(R2);                                                \
-            out[n_out].s2 = (int8_t)(S2);                                                \
-            out[n_out].cost = (COST);                                                    \
-        }                                                                                \
-        n_out++;                                                                         \
-    } while (0)
-    for (int hi = 0; hi < hl; hi++) {
-        int c = hand[hi];
-        if (c == prev) continue;
-        prev = c;
-        int k = s->kind[c];
-        if (k == K_ASCENT) {
-            int v = s->value[c], col = s->colour[c];
-            for (int r = 0; r < s->maxrow[c]; r++) {
-                const uint8_t *row = s->rows[r];
-                int n = s->rlen[r];
-                if (n == s->rowlen[r] || (r && s->rlen[r - 1] < n + 2)) continue;
-                if (n && s->colour[row[n - 1]] == col && !s->colourless) continue;
-                int u = ref_value(s, row, n, n - 1, -1);
-                int cost = u >= 0 ? abs(v - u) : 0;
-                if (cost <= others) PUSH(M_PLACE, c, r, n, 0, 0, cost);
-            }
-            if (s->n_bridges) {
-                for (int r = 0; r < s->maxrow[c]; r++) {
-                    const uint8_t *row = s->rows[r];
-                    int n = s->rlen[r];
-                    for (int sl = 0; sl < n; sl++) {
-                        if (row[sl] != s->bridge) continue;
-                        if (sl && s->colour[row[sl - 1]] == col && !s->colourless) continue;
-                        if (sl + 1 < n && s->colour[row[sl + 1]] == col && !s->colourless) continue;
-                        int u = ref_value(s, row, n, sl - 1, -1);
-                        int cost = u >= 0 ? abs(v - u) : 0;
-                        if (s->bridge_max) {
-                            int w = ref_value(s, row, n, sl + 1, 1);
-                            if (w >= 0 && abs(v - w) > cost) cost = abs(v - w);
-                        }
-                        if (cost <= others) PUSH(M_BRIDGE_REPLACE, c, r, sl, 0, 0, cost);
-                    }
-                }
-            }
-        } else if (k == K_BRIDGE) {
-            for (int r = 0; r < R; r++) {
-                int n = s->rlen[r];
-                if (n == 0 || n >= s->rowlen[r] - 1 || (r && s->rlen[r - 1] < n + 2)) continue;
-                PUSH(M_PLACE, c, r, n, 0, 0, 0);
-            }
-        } else if (k == K_CAMPFIRE) {
-            int col = s->colour[c];
-            for (int r = 0; r < R - 1; r++) {
-                for (int sl = 0; sl < s->rlen[r]; sl++) {
-                    int x = s->rows[r][sl];
-                    if (s->kind[x] != K_ASCENT || (s->colour[x] != col && !s->colourless)) continue;
-                    for (int r2 = r + 1; r2 < s->maxrow[x]; r2++) {
-                        const uint8_t *row2 = s->rows[r2];
-                        int n2 = s->rlen[r2];
-                        if (n2 == s->rowlen[r2] || s->rlen[r2 - 1] < n2 + 2) continue;
-                        if (n2 && s->colour[row2[n2 - 1]] == s->colour[x] && !s->colourless) continue;
-                        int cost = 0;
-                        if (s->campfire_paid) {
-                            int u = ref_value(s, row2, n2, n2 - 1, -1);
-                            cost = u >= 0 ? abs(s->value[x] - u) : 0;
-                        }
-                        if (cost <= others) PUSH(M_CAMPFIRE, c, r, sl, r2, n2, cost);
-                    }
-                }
-            }
-        } else { /* summit */
-            if (s->filled == s->slots_below_peak && !s->n_bridges) PUSH(M_SUMMIT, c, R, 0, 0, 0, 0);
-        }
-    }
-#undef PUSH
-    return n_out;
+    return rc_placements(&s->rules, &s->rows[0][0], MAXLEN, s->rlen, s->filled > s->slots_below_peak,
+                         s->n_bridges, s->hands[p], s->hlen[p], out, outcap, 0);
 }
 
 /* ---- dead cards and keys ---------------------------------------------------------- */
@@ -2167,6 +2073,17 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     s->look_through = lt;
     s->bridge_max = bm;
     s->campfire_paid = cp;
+    s->rules.kind = s->kind;
+    s->rules.value = s->value;
+    s->rules.colour = s->colour;
+    s->rules.maxrow = s->maxrow;
+    s->rules.bridge = bridge;
+    s->rules.R = R;
+    s->rules.rowlen = s->rowlen;
+    s->rules.look_through = lt;
+    s->rules.bridge_max = bm;
+    s->rules.campfire_paid = cp;
+    s->rules.colourless = nocol;
     s->objective = obj;
     s->sw_transposition = tr;
     s->sw_dominance = dom;

@@ -1,0 +1,167 @@
+/* solver/rules_core.h: the placement rules of Tranquility: The Ascent, once in C.
+ *
+ * Shared by the compiled search core (solver/_core.c) and the compiled playout engine
+ * (bots/_playout.c): which placements of the cards in a hand are legal and what each costs
+ * (model/game.py: candidate_targets, why_not, _ascent_cost; solver/state.py: placements).
+ * Rulings: R3 (the leftmost empty slot, resting on two cards below), R4 (a card's highest
+ * row), R5 (no two neighbours of one colour), R6 (the cost against the nearest non-Campfire
+ * card on the left, a Bridge counting as none or looked through), R7 (a Bridge never at a
+ * row's end), R8 (onto a Bridge: both neighbours differ, cost max or left), R9 (a Campfire
+ * moves a card of its colour to a higher row, paid or free), R10 (the Summit on the peak over
+ * full rows and no Bridge). tests/test_perft.py checks both engines against model/ on the
+ * move-generation corpus.
+ *
+ * Both engines keep the mountain as rows of card ids (row 0 the bottom, slot 0 the left,
+ * `stride` bytes apart) with their lengths, and describe their card ids by an RCRules. The
+ * placements come out in one order: per distinct card of the (sorted) hand, an Ascent card's
+ * rows bottom first and then the Bridges it may replace, a Bridge's rows, a Campfire's cards
+ * (row-major) times the higher rows, the Summit. Applying a move is left to each engine: they
+ * keep different counters (the search's remaining cards, the playouts' cards out).
+ */
+#ifndef ASCENT_RULES_CORE_H
+#define ASCENT_RULES_CORE_H
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#define RC_MAXROWS 8
+
+enum { RC_ASCENT = 0, RC_CAMPFIRE = 1, RC_BRIDGE = 2, RC_SUMMIT = 3 };
+/* placement kinds (the search core's move kinds M_PLACE, M_BRIDGE_REPLACE, M_CAMPFIRE,
+ * M_SUMMIT) */
+enum { RC_PLACE = 0, RC_ONTO_BRIDGE = 1, RC_CAMPFIRE_MOVE = 2, RC_SUMMIT_PLACE = 4 };
+
+/* An engine's card ids and rule options. */
+typedef struct {
+    const int8_t *kind;    /* RC_ASCENT .. RC_SUMMIT per card id */
+    const int16_t *value;  /* Ascent value (0 otherwise) */
+    const int8_t *colour;  /* colour index of Ascent cards and Campfires, -1 otherwise */
+    const int8_t *maxrow;  /* Ascent card: min(value, rows) (R4) */
+    int bridge;            /* the Bridge's id */
+    int R;                 /* rows below the peak */
+    const int *rowlen;     /* slots of rows 0..R-1 */
+    int look_through;      /* bridge_neighbour=look-through (R6/R7) */
+    int bridge_max;        /* bridge_replace_cost=max (R8) */
+    int campfire_paid;     /* campfire_move_cost=paid (R9) */
+    int colourless;        /* solver.abstraction: colours ignored (R5, R9 relaxed) */
+} RCRules;
+
+/* One legal placement: rows and slots 0-based; the Summit is (R, 0); a Campfire's replaced
+ * card moves to (r2, s2); cost: the discards owed. */
+typedef struct {
+    int8_t kind;
+    int16_t card;
+    int8_t r, s, r2, s2;
+    int cost;
+} RCPlacement;
+
+/* R6/R8: the value of the nearest non-Campfire card from index i in direction step (-1 left,
+ * +1 right) of a row of n cards; -1 when there is none, when a Bridge comes first (unless
+ * look-through) or when the row ends. */
+static inline int rc_reference(const RCRules *k, const uint8_t *row, int n, int i, int step) {
+    while (i >= 0 && i < n) {
+        int c = row[i], kd = k->kind[c];
+        if (kd == RC_ASCENT) return k->value[c];
+        if (kd == RC_BRIDGE && !k->look_through) return -1;
+        i += step;
+    }
+    return -1;
+}
+
+/* The cost of value v against a reference (R6): the difference, or 0 with no reference. */
+static inline int rc_cost(int v, int ref) { return ref >= 0 ? abs(v - ref) : 0; }
+
+/* The legal placements of `hand` (hl card ids, sorted) on the mountain: rows (R rows of
+ * `stride` bytes) with rlen cards each, `peak` 1 when the Summit stands on the peak,
+ * n_bridges Bridges on the rows. A placement costs at most hl - 1 (R6: the other cards pay).
+ * Writes up to outcap placements to out and returns how many there are (all of them; with
+ * stop_at_one, 1 as soon as one is found). */
+static int rc_placements(const RCRules *k, const uint8_t *rows, int stride, const int *rlen,
+                         int peak, int n_bridges, const uint8_t *hand, int hl,
+                         RCPlacement *out, int outcap, int stop_at_one) {
+    int R = k->R, n_out = 0, others = hl - 1, nocol = k->colourless;
+    /* each row's next slot (R3): open and resting on two cards; its left reference and the
+       colour of its left neighbour */
+    int open[RC_MAXROWS], ref[RC_MAXROWS], lcol[RC_MAXROWS];
+    int rows_full = 1;
+    for (int r = 0; r < R; r++) {
+        int n = rlen[r];
+        const uint8_t *row = rows + (size_t)r * stride;
+        if (n < k->rowlen[r]) rows_full = 0;
+        open[r] = n < k->rowlen[r] && !(r && rlen[r - 1] < n + 2);
+        ref[r] = open[r] ? rc_reference(k, row, n, n - 1, -1) : -1;
+        lcol[r] = open[r] && n ? k->colour[row[n - 1]] : -1;
+    }
+#define RC_PUSH(K, C, RR, SS, R2, S2, COST)                                              \
+    do {                                                                                 \
+        if (n_out < outcap) {                                                            \
+            out[n_out].kind = (int8_t)(K);                                               \
+            out[n_out].card = (int16_t)(C);                                              \
+            out[n_out].r = (int8_t)(RR);                                                 \
+            out[n_out].s = (int8_t)(SS);                                                 \
+            out[n_out].r2 = (int8_t)(R2);                                                \
+            out[n_out].s2 = (int8_t)(S2);                                                \
+            out[n_out].cost = (COST);                                                    \
+        }                                                                                \
+        n_out++;                                                                         \
+        if (stop_at_one) return n_out;                                                   \
+    } while (0)
+    int prev = -1;
+    for (int hi = 0; hi < hl; hi++) {
+        int c = hand[hi];
+        if (c == prev) continue;
+        prev = c;
+        int kd = k->kind[c];
+        if (kd == RC_ASCENT) {
+            int v = k->value[c], col = k->colour[c], top = k->maxrow[c];
+            for (int r = 0; r < top; r++) {
+                if (!open[r] || (lcol[r] == col && !nocol)) continue;
+                int cost = rc_cost(v, ref[r]);
+                if (cost <= others) RC_PUSH(RC_PLACE, c, r, rlen[r], 0, 0, cost);
+            }
+            if (n_bridges) {
+                for (int r = 0; r < top; r++) {
+                    const uint8_t *row = rows + (size_t)r * stride;
+                    int n = rlen[r];
+                    for (int sl = 0; sl < n; sl++) {
+                        if (row[sl] != k->bridge) continue;
+                        if (sl && k->colour[row[sl - 1]] == col && !nocol) continue;
+                        if (sl + 1 < n && k->colour[row[sl + 1]] == col && !nocol) continue;
+                        int cost = rc_cost(v, rc_reference(k, row, n, sl - 1, -1));
+                        if (k->bridge_max) {
+                            int dr = rc_cost(v, rc_reference(k, row, n, sl + 1, 1));
+                            if (dr > cost) cost = dr;
+                        }
+                        if (cost <= others) RC_PUSH(RC_ONTO_BRIDGE, c, r, sl, 0, 0, cost);
+                    }
+                }
+            }
+        } else if (kd == RC_BRIDGE) {
+            for (int r = 0; r < R; r++) {
+                int n = rlen[r];
+                if (!open[r] || n == 0 || n == k->rowlen[r] - 1) continue;
+                RC_PUSH(RC_PLACE, c, r, n, 0, 0, 0);
+            }
+        } else if (kd == RC_CAMPFIRE) {
+            int col = k->colour[c];
+            for (int r = 0; r < R - 1; r++) {
+                const uint8_t *row = rows + (size_t)r * stride;
+                for (int sl = 0; sl < rlen[r]; sl++) {
+                    int x = row[sl];
+                    if (k->kind[x] != RC_ASCENT || (k->colour[x] != col && !nocol)) continue;
+                    for (int r2 = r + 1; r2 < k->maxrow[x]; r2++) {
+                        if (!open[r2] || (lcol[r2] == k->colour[x] && !nocol)) continue;
+                        int cost = k->campfire_paid ? rc_cost(k->value[x], ref[r2]) : 0;
+                        if (cost <= others) RC_PUSH(RC_CAMPFIRE_MOVE, c, r, sl, r2, rlen[r2], cost);
+                    }
+                }
+            }
+        } else { /* the Summit */
+            if (rows_full && !n_bridges && !peak) RC_PUSH(RC_SUMMIT_PLACE, c, R, 0, 0, 0, 0);
+        }
+    }
+#undef RC_PUSH
+    return n_out;
+}
+
+#endif
