@@ -56,7 +56,7 @@ typedef struct {
     uint8_t m[MAXROWS + 1][MAXSLOTS + 1];
     int mlen[MAXROWS + 1];
     uint8_t hand[MAXP][MAXHAND];
-    uint8_t hlen[MAXP];
+    int hlen[MAXP];
     uint8_t deck[MAXCARDS];
     int16_t dpos[MAXP], dend[MAXP];
     uint8_t out[MAXCARDS];
@@ -352,56 +352,35 @@ static int best_move(const Params *P, const State *s, CMove *mv) {
 
 /* ---- applying moves (Game._apply, Game._draw) ------------------------------------------- */
 
-static void hand_remove(State *s, int p, int c) {
-    uint8_t *h = s->hand[p];
-    int n = s->hlen[p];
-    for (int i = 0; i < n; i++)
-        if (h[i] == c) {
-            memmove(h + i, h + i + 1, (size_t)(n - i - 1));
-            s->hlen[p] = (uint8_t)(n - 1);
-            return;
-        }
-}
-
 static void put_out(State *s, int c) {
     s->out[s->nout++] = (uint8_t)c;
     if (c == SUMMIT) s->summits_out++;
 }
 
-static void draw(const Params *P, State *s, int p) {
-    uint8_t *h = s->hand[p];
-    while (s->hlen[p] < P->hand_size && s->dpos[p] < s->dend[p]) {
-        uint8_t c = s->deck[s->dpos[p]++];
-        int j = s->hlen[p]++;
-        while (j > 0 && h[j - 1] > c) { h[j] = h[j - 1]; j--; }
-        h[j] = c;
-    }
-}
-
+/* Game._apply (without its checks): the hand, the cards out, the mountain (rules_core.h's
+ * rc_place), the draw (rc_draw), the turn. */
 static void apply_move(const Params *P, State *s, const CMove *mv) {
     int p = s->to_move;
     for (int k = 0; k < mv->ndisc; k++) {
-        hand_remove(s, p, (uint8_t)mv->disc[k]);
+        rc_hand_remove(s->hand[p], &s->hlen[p], (uint8_t)mv->disc[k]);
         put_out(s, (uint8_t)mv->disc[k]);
     }
     if (mv->kind != M_DISCARD) {
         int card = (uint8_t)mv->card;
-        hand_remove(s, p, card);
-        uint8_t *cards = s->m[mv->row - 1];
+        rc_hand_remove(s->hand[p], &s->hlen[p], card);
+        uint8_t *rows = &s->m[0][0];
+        int r = mv->row - 1;
         if (mv->kind == M_CAMPFIRE) {
-            uint8_t moved = cards[mv->slot - 1];
-            cards[mv->slot - 1] = (uint8_t)card;
-            s->m[mv->to_row - 1][s->mlen[mv->to_row - 1]++] = moved;
-        } else if (mv->slot <= s->mlen[mv->row - 1]) { /* onto a Bridge: it leaves the game */
-            put_out(s, cards[mv->slot - 1]);
+            rc_place(rows, MAXSLOTS + 1, s->mlen, RC_CAMPFIRE_MOVE, card, r, mv->slot - 1, mv->to_row - 1);
+        } else if (mv->slot <= s->mlen[r]) { /* onto a Bridge: it leaves the game */
+            put_out(s, rc_place(rows, MAXSLOTS + 1, s->mlen, RC_ONTO_BRIDGE, card, r, mv->slot - 1, 0));
             s->bridges_up--;
-            cards[mv->slot - 1] = (uint8_t)card;
-        } else {
-            cards[s->mlen[mv->row - 1]++] = (uint8_t)card;
+        } else { /* the next slot of a row, or the Summit onto the peak (row rows+1) */
+            rc_place(rows, MAXSLOTS + 1, s->mlen, RC_PLACE, card, r, 0, 0);
             if (card == BRIDGE) s->bridges_up++;
         }
     }
-    draw(P, s, p);
+    s->dpos[p] = (int16_t)rc_draw(s->hand[p], &s->hlen[p], P->hand_size, s->deck, s->dpos[p], s->dend[p]);
     s->turn++;
     if (!is_won(P, s)) s->to_move = (p + 1) % P->players;
 }

@@ -336,36 +336,14 @@ static PyObject *StopError = NULL; /* solver.state.Stop, given by the Python sid
 
 /* ---- state helpers -------------------------------------------------------------------- */
 
-static void hand_remove(uint8_t *hand, int *len, int c) {
-    int n = *len;
-    for (int i = 0; i < n; i++)
-        if (hand[i] == c) {
-            memmove(hand + i, hand + i + 1, (size_t)(n - i - 1));
-            *len = n - 1;
-            return;
-        }
-}
+static void hand_remove(uint8_t *hand, int *len, int c) { rc_hand_remove(hand, len, c); }
 
-static void hand_insert(uint8_t *hand, int *len, int c) {
-    int n = *len, i = n;
-    while (i > 0 && hand[i - 1] > c) {
-        hand[i] = hand[i - 1];
-        i--;
-    }
-    hand[i] = (uint8_t)c;
-    *len = n + 1;
-}
+static void hand_insert(uint8_t *hand, int *len, int c) { rc_hand_insert(hand, len, c); }
 
 static int draw(Core *s, int p) {
-    int need = s->hand_size - s->hlen[p];
-    if (need <= 0) return 0;
-    int i = s->ptr[p], got = 0;
-    while (got < need && i + got < s->decklen[p]) {
-        hand_insert(s->hands[p], &s->hlen[p], s->deck[p][i + got]);
-        got++;
-    }
-    s->ptr[p] = i + got;
-    return got;
+    int i = s->ptr[p];
+    s->ptr[p] = rc_draw(s->hands[p], &s->hlen[p], s->hand_size, s->deck[p], i, s->decklen[p]);
+    return s->ptr[p] - i;
 }
 
 static void undraw(Core *s, int p, int n) {
@@ -397,20 +375,19 @@ static Undo apply_move(Core *s, const Move *mv) {
         s->remaining[card]--;
         s->rem_by_maxrow[s->maxrow[card]]--;
         s->n_remaining--;
-        if (mv->kind == M_PLACE) {
-            s->rows[mv->r][s->rlen[mv->r]++] = (uint8_t)card;
-            s->filled++;
-            if (card == s->bridge) s->n_bridges++;
-        } else if (mv->kind == M_BRIDGE_REPLACE) {
-            s->rows[mv->r][mv->s] = (uint8_t)card;
-            s->n_bridges--;
-        } else if (mv->kind == M_CAMPFIRE) {
-            replaced = s->rows[mv->r][mv->s];
-            s->rows[mv->r][mv->s] = (uint8_t)card;
-            s->rows[mv->r2][s->rlen[mv->r2]++] = (uint8_t)replaced;
+        if (mv->kind == M_SUMMIT) {
             s->filled++;
         } else {
-            s->filled++;
+            int taken = rc_place(&s->rows[0][0], MAXLEN, s->rlen, mv->kind, card, mv->r, mv->s, mv->r2);
+            if (mv->kind == M_PLACE) {
+                s->filled++;
+                if (card == s->bridge) s->n_bridges++;
+            } else if (mv->kind == M_BRIDGE_REPLACE) {
+                s->n_bridges--;
+            } else {
+                replaced = taken;
+                s->filled++;
+            }
         }
     }
     Undo u;
@@ -433,19 +410,19 @@ static void undo_move(Core *s, const Move *mv, Undo u) {
         s->remaining[card]++;
         s->rem_by_maxrow[s->maxrow[card]]++;
         s->n_remaining++;
-        if (mv->kind == M_PLACE) {
-            s->rlen[mv->r]--;
-            s->filled--;
-            if (card == s->bridge) s->n_bridges--;
-        } else if (mv->kind == M_BRIDGE_REPLACE) {
-            s->rows[mv->r][mv->s] = (uint8_t)s->bridge;
-            s->n_bridges++;
-        } else if (mv->kind == M_CAMPFIRE) {
-            s->rlen[mv->r2]--;
-            s->rows[mv->r][mv->s] = (uint8_t)u.replaced;
+        if (mv->kind == M_SUMMIT) {
             s->filled--;
         } else {
-            s->filled--;
+            rc_unplace(&s->rows[0][0], MAXLEN, s->rlen, mv->kind, mv->r, mv->s, mv->r2,
+                       mv->kind == M_CAMPFIRE ? u.replaced : s->bridge);
+            if (mv->kind == M_PLACE) {
+                s->filled--;
+                if (card == s->bridge) s->n_bridges--;
+            } else if (mv->kind == M_BRIDGE_REPLACE) {
+                s->n_bridges++;
+            } else {
+                s->filled--;
+            }
         }
     }
     for (int i = 0; i < mv->nd; i++) {

@@ -15,14 +15,17 @@
  * `stride` bytes apart) with their lengths, and describe their card ids by an RCRules. The
  * placements come out in one order: per distinct card of the (sorted) hand, an Ascent card's
  * rows bottom first and then the Bridges it may replace, a Bridge's rows, a Campfire's cards
- * (row-major) times the higher rows, the Summit. Applying a move is left to each engine: they
- * keep different counters (the search's remaining cards, the playouts' cards out).
+ * (row-major) times the higher rows, the Summit. Applying a move (R3, R8, R9, R11) is shared
+ * as far as the hands, the draws and the mountain go (rc_hand_remove, rc_hand_insert, rc_draw,
+ * rc_place, rc_unplace); each engine keeps its own counters around them (the search's
+ * remaining cards and Bridges, the playouts' cards out), and only the search takes moves back.
  */
 #ifndef ASCENT_RULES_CORE_H
 #define ASCENT_RULES_CORE_H
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define RC_MAXROWS 8
 
@@ -162,6 +165,73 @@ static int rc_placements(const RCRules *k, const uint8_t *rows, int stride, cons
     }
 #undef RC_PUSH
     return n_out;
+}
+
+/* ---- applying a move: hands, draws and the mountain ------------------------------------ */
+
+/* Take one copy of card c out of a sorted hand of *len cards. */
+static inline void rc_hand_remove(uint8_t *hand, int *len, int c) {
+    int n = *len;
+    for (int i = 0; i < n; i++)
+        if (hand[i] == c) {
+            memmove(hand + i, hand + i + 1, (size_t)(n - i - 1));
+            *len = n - 1;
+            return;
+        }
+}
+
+/* Put card c into a sorted hand of *len cards (after its equals). */
+static inline void rc_hand_insert(uint8_t *hand, int *len, int c) {
+    int i = *len;
+    while (i > 0 && hand[i - 1] > c) {
+        hand[i] = hand[i - 1];
+        i--;
+    }
+    hand[i] = (uint8_t)c;
+    *len += 1;
+}
+
+/* R11: draw the top cards of deck[pos..end) into the sorted hand up to hand_size cards;
+ * returns the deck position after the cards drawn. */
+static inline int rc_draw(uint8_t *hand, int *len, int hand_size, const uint8_t *deck, int pos,
+                          int end) {
+    while (*len < hand_size && pos < end) rc_hand_insert(hand, len, deck[pos++]);
+    return pos;
+}
+
+/* R3, R8, R9: put a placement's card on the mountain (rows of `stride` bytes, rlen cards
+ * each; rows and slots 0-based). RC_PLACE: into row r's next slot; RC_ONTO_BRIDGE: onto the
+ * Bridge at (r, s); RC_CAMPFIRE_MOVE: onto the card at (r, s), which moves to row r2's next
+ * slot; RC_SUMMIT_PLACE: nothing here (each engine counts the peak). Returns the card taken
+ * off the slot (the Bridge, the moved card) or -1. */
+static inline int rc_place(uint8_t *rows, int stride, int *rlen, int kind, int card, int r, int s,
+                           int r2) {
+    uint8_t *row = rows + (size_t)r * stride;
+    int taken = -1;
+    if (kind == RC_PLACE) {
+        row[rlen[r]++] = (uint8_t)card;
+    } else if (kind == RC_ONTO_BRIDGE) {
+        taken = row[s];
+        row[s] = (uint8_t)card;
+    } else if (kind == RC_CAMPFIRE_MOVE) {
+        taken = row[s];
+        row[s] = (uint8_t)card;
+        rows[(size_t)r2 * stride + rlen[r2]++] = (uint8_t)taken;
+    }
+    return taken;
+}
+
+/* Take back rc_place: `taken` is what it returned. */
+static inline void rc_unplace(uint8_t *rows, int stride, int *rlen, int kind, int r, int s, int r2,
+                              int taken) {
+    if (kind == RC_PLACE) {
+        rlen[r]--;
+    } else if (kind == RC_ONTO_BRIDGE) {
+        rows[(size_t)r * stride + s] = (uint8_t)taken;
+    } else if (kind == RC_CAMPFIRE_MOVE) {
+        rlen[r2]--;
+        rows[(size_t)r * stride + s] = (uint8_t)taken;
+    }
 }
 
 #endif
