@@ -71,9 +71,14 @@ typedef struct {
     int8_t disc[MAXHAND];
 } CMove;
 
-typedef struct {
-    int8_t card, row, slot, cost, to_row, to_slot, onto_bridge;
-} Placement;
+/* A legal placement (rules_core.h; rows and slots 0-based there) and its fields as
+ * Game.generate_placements names them (1-based rows and slots). */
+typedef RCPlacement Placement;
+#define PL_ROW(pl) ((pl)->r + 1)
+#define PL_SLOT(pl) ((pl)->s + 1)
+#define PL_TO_ROW(pl) ((pl)->kind == RC_CAMPFIRE_MOVE ? (pl)->r2 + 1 : 0)
+#define PL_TO_SLOT(pl) ((pl)->kind == RC_CAMPFIRE_MOVE ? (pl)->s2 + 1 : 0)
+#define PL_ONTO(pl) ((pl)->kind == RC_ONTO_BRIDGE)
 
 typedef struct {
     double score;
@@ -86,37 +91,30 @@ static inline int row_length(const Params *P, int row) { return row == P->rows +
 static inline int max_row(const Params *P, int v) { return v < P->rows ? v : P->rows; }
 static inline int is_won(const Params *P, const State *s) { return s->mlen[P->rows] > 0; }
 
+/* The card tables for rc_reference, by bridge_neighbour (0 zero, 1 look-through); set up with
+ * KIND, VAL and COL by the module's init. */
+static RCRules REF_RULES[2];
+
 /* Game._reference: value of the nearest non-Campfire card from slot (1-based) in direction
  * step (rules_core.h's rc_reference), NONE_REF when there is none. */
 static int reference(const Params *P, const State *s, int row, int slot, int step) {
-    RCRules k = {KIND, VAL, COL, P->maxrow, BRIDGE, P->rows, P->rowlen, P->look_through,
-                 !P->replace_left, !P->campfire_free, 0};
-    int v = rc_reference(&k, s->m[row - 1], s->mlen[row - 1], slot - 1 + step, step);
+    int v = rc_reference(&REF_RULES[P->look_through != 0], s->m[row - 1], s->mlen[row - 1],
+                         slot - 1 + step, step);
     return v < 0 ? NONE_REF : v;
 }
 
 /* ---- move generation: the shared placement rules (solver/rules_core.h) ------------------ */
 
-static RCPlacement RCPL[MAXPL];
-
 /* Game.generate_placements: the legal placements of the player to move with their costs
- * (none once the game is won); with stop_at_one, at most one. */
+ * (none once the game is won), at most MAXPL; with stop_at_one, at most one. */
 static int generate_placements(const Params *P, const State *s, Placement *pl, int stop_at_one) {
     if (is_won(P, s)) return 0;
     RCRules k = {KIND, VAL, COL, P->maxrow, BRIDGE, P->rows, P->rowlen, P->look_through,
                  !P->replace_left, !P->campfire_free, 0};
     int p = s->to_move;
     int n = rc_placements(&k, &s->m[0][0], MAXSLOTS + 1, s->mlen, s->mlen[P->rows] > 0, s->bridges_up,
-                          s->hand[p], s->hlen[p], RCPL, MAXPL, stop_at_one);
-    if (n > MAXPL) n = MAXPL;
-    for (int i = 0; i < n; i++) {
-        const RCPlacement *x = &RCPL[i];
-        int camp = x->kind == RC_CAMPFIRE_MOVE;
-        pl[i] = (Placement){(int8_t)x->card, (int8_t)(x->r + 1), (int8_t)(x->s + 1), (int8_t)x->cost,
-                            (int8_t)(camp ? x->r2 + 1 : 0), (int8_t)(camp ? x->s2 + 1 : 0),
-                            (int8_t)(x->kind == RC_ONTO_BRIDGE)};
-    }
-    return n;
+                          s->hand[p], s->hlen[p], pl, MAXPL, stop_at_one);
+    return n < MAXPL ? n : MAXPL;
 }
 
 /* Game.outcome: 1 win, 2 loss, 0 going on. */
@@ -203,15 +201,15 @@ static double shape(const Params *P, const State *s, const Placement *pl, const 
     int card = pl->card;
     if (KIND[card] == K_BRIDGE) return -P->bridge_penalty;
     int moved = card;
-    int row = pl->row;
+    int row = PL_ROW(pl);
     if (KIND[card] == K_CAMPFIRE) {
-        moved = s->m[pl->row - 1][pl->slot - 1];
-        row = pl->to_row;
+        moved = s->m[PL_ROW(pl) - 1][PL_SLOT(pl) - 1];
+        row = PL_TO_ROW(pl);
     }
     if (KIND[moved] != K_ASCENT) return 0.0;
     double sc = -P->flex * (double)(max_row(P, VAL[moved]) - row);
-    if (pl->onto_bridge) sc += P->replace_bonus;
-    if (row < P->rows && pl->slot < row_length(P, row) && !pl->onto_bridge) {
+    if (PL_ONTO(pl)) sc += P->replace_bonus;
+    if (row < P->rows && PL_SLOT(pl) < row_length(P, row) && !PL_ONTO(pl)) {
         int near = 6, found = 0;
         for (int i = 0; i < nleft; i++) {
             int c = left[i];
@@ -257,11 +255,11 @@ static int scored_entries(const Params *P, const State *s, Entry *E, int maxe) {
         const Placement *pl = &PL[i];
         if (KIND[pl->card] == K_SUMMIT) {
             E[0].score = 1e9;
-            E[0].mv = (CMove){M_PLACE, pl->card, pl->row, pl->slot, 0, 0, 0, {0}};
+            E[0].mv = (CMove){M_PLACE, pl->card, PL_ROW(pl), PL_SLOT(pl), 0, 0, 0, {0}};
             return -1;
         }
         if (KIND[pl->card] == K_BRIDGE && (!P->place_bridges || cheap || bridges_up >= P->max_bridges
-                                           || pl->row > P->rows - 2))
+                                           || PL_ROW(pl) > P->rows - 2))
             continue;
         /* rest = hand minus one copy of the card, by keep value (stable) */
         uint8_t rest[MAXHAND];
@@ -272,8 +270,8 @@ static int scored_entries(const Params *P, const State *s, Entry *E, int maxe) {
         }
         double paid = 0.0;
         int k = 0;
-        CMove mv = {KIND[pl->card] == K_CAMPFIRE ? M_CAMPFIRE : M_PLACE, pl->card, pl->row, pl->slot,
-                    pl->to_row, pl->to_slot, pl->cost, {0}};
+        CMove mv = {KIND[pl->card] == K_CAMPFIRE ? M_CAMPFIRE : M_PLACE, pl->card, PL_ROW(pl), PL_SLOT(pl),
+                    PL_TO_ROW(pl), PL_TO_SLOT(pl), pl->cost, {0}};
         for (k = 0; k < pl->cost; k++) { mv.disc[k] = rest[k]; paid = k ? paid + keep[rest[k]] : keep[rest[k]]; }
         double score = P->slot_value - keep[pl->card] - paid;
         score += shape(P, s, pl, rest + pl->cost, nr - pl->cost);
@@ -297,8 +295,8 @@ static int scored_entries(const Params *P, const State *s, Entry *E, int maxe) {
             if (!removed && sorted_hand[j] == pl->card) { removed = 1; continue; }
             rest[nr++] = sorted_hand[j];
         }
-        CMove mv = {KIND[pl->card] == K_CAMPFIRE ? M_CAMPFIRE : M_PLACE, pl->card, pl->row, pl->slot,
-                    pl->to_row, pl->to_slot, pl->cost, {0}};
+        CMove mv = {KIND[pl->card] == K_CAMPFIRE ? M_CAMPFIRE : M_PLACE, pl->card, PL_ROW(pl), PL_SLOT(pl),
+                    PL_TO_ROW(pl), PL_TO_SLOT(pl), pl->cost, {0}};
         for (int k = 0; k < pl->cost; k++) mv.disc[k] = rest[k];
         E[0].score = -1.0;
         E[0].mv = mv;
@@ -663,8 +661,8 @@ static PyObject *World_placements(WorldObject *self, PyObject *Py_UNUSED(a)) {
     if (!lst) return NULL;
     for (int i = 0; i < n; i++) {
         const Placement *pl = &PL[i];
-        PyObject *t = Py_BuildValue("(iiiiiii)", (int)(uint8_t)pl->card, pl->row, pl->slot, pl->cost,
-                                    pl->to_row, pl->to_slot, pl->onto_bridge);
+        PyObject *t = Py_BuildValue("(iiiiiii)", (int)(uint8_t)pl->card, PL_ROW(pl), PL_SLOT(pl), pl->cost,
+                                    PL_TO_ROW(pl), PL_TO_SLOT(pl), PL_ONTO(pl));
         if (!t) { Py_DECREF(lst); return NULL; }
         PyList_SET_ITEM(lst, i, t);
     }
@@ -953,6 +951,13 @@ PyMODINIT_FUNC PyInit__playout(void) {
         if (c < 60) { KIND[c] = K_ASCENT; VAL[c] = c / 5 + 1; COL[c] = c % 5; }
         else if (c < 65) { KIND[c] = K_CAMPFIRE; VAL[c] = 0; COL[c] = c - 60; }
         else { KIND[c] = c == BRIDGE ? K_BRIDGE : K_SUMMIT; VAL[c] = 0; COL[c] = -1; }
+    }
+    for (int lt = 0; lt < 2; lt++) {
+        REF_RULES[lt].kind = KIND;
+        REF_RULES[lt].value = VAL;
+        REF_RULES[lt].colour = COL;
+        REF_RULES[lt].bridge = BRIDGE;
+        REF_RULES[lt].look_through = lt;
     }
     if (PyType_Ready(&WorldType) < 0 || PyType_Ready(&SamplerType) < 0) return NULL;
     PyObject *m = PyModule_Create(&moduledef);

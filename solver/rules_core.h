@@ -28,6 +28,7 @@
 #include <string.h>
 
 #define RC_MAXROWS 8
+#define RC_MAXBRIDGES 64 /* more than the inner slots of 8 rows (36) */
 
 enum { RC_ASCENT = 0, RC_CAMPFIRE = 1, RC_BRIDGE = 2, RC_SUMMIT = 3 };
 /* placement kinds (the search core's move kinds M_PLACE, M_BRIDGE_REPLACE, M_CAMPFIRE,
@@ -95,6 +96,24 @@ static int rc_placements(const RCRules *k, const uint8_t *rows, int stride, cons
         ref[r] = open[r] ? rc_reference(k, row, n, n - 1, -1) : -1;
         lcol[r] = open[r] && n ? k->colour[row[n - 1]] : -1;
     }
+    /* the Bridges on the rows (R8), bottom row first: place, references, neighbours' colours */
+    int nbr = 0;
+    int8_t br_r[RC_MAXBRIDGES], br_s[RC_MAXBRIDGES];
+    int br_lref[RC_MAXBRIDGES], br_rref[RC_MAXBRIDGES], br_lcol[RC_MAXBRIDGES], br_rcol[RC_MAXBRIDGES];
+    for (int r = 0; n_bridges && r < R && nbr < RC_MAXBRIDGES; r++) {
+        const uint8_t *row = rows + (size_t)r * stride;
+        int n = rlen[r];
+        for (int sl = 0; sl < n && nbr < RC_MAXBRIDGES; sl++) {
+            if (row[sl] != k->bridge) continue;
+            br_r[nbr] = (int8_t)r;
+            br_s[nbr] = (int8_t)sl;
+            br_lref[nbr] = rc_reference(k, row, n, sl - 1, -1);
+            br_rref[nbr] = k->bridge_max ? rc_reference(k, row, n, sl + 1, 1) : -1;
+            br_lcol[nbr] = sl ? k->colour[row[sl - 1]] : -1;
+            br_rcol[nbr] = sl + 1 < n ? k->colour[row[sl + 1]] : -1;
+            nbr++;
+        }
+    }
 #define RC_PUSH(K, C, RR, SS, R2, S2, COST)                                              \
     do {                                                                                 \
         if (n_out < outcap) {                                                            \
@@ -122,22 +141,11 @@ static int rc_placements(const RCRules *k, const uint8_t *rows, int stride, cons
                 int cost = rc_cost(v, ref[r]);
                 if (cost <= others) RC_PUSH(RC_PLACE, c, r, rlen[r], 0, 0, cost);
             }
-            if (n_bridges) {
-                for (int r = 0; r < top; r++) {
-                    const uint8_t *row = rows + (size_t)r * stride;
-                    int n = rlen[r];
-                    for (int sl = 0; sl < n; sl++) {
-                        if (row[sl] != k->bridge) continue;
-                        if (sl && k->colour[row[sl - 1]] == col && !nocol) continue;
-                        if (sl + 1 < n && k->colour[row[sl + 1]] == col && !nocol) continue;
-                        int cost = rc_cost(v, rc_reference(k, row, n, sl - 1, -1));
-                        if (k->bridge_max) {
-                            int dr = rc_cost(v, rc_reference(k, row, n, sl + 1, 1));
-                            if (dr > cost) cost = dr;
-                        }
-                        if (cost <= others) RC_PUSH(RC_ONTO_BRIDGE, c, r, sl, 0, 0, cost);
-                    }
-                }
+            for (int i = 0; i < nbr && br_r[i] < top; i++) {
+                if ((br_lcol[i] == col || br_rcol[i] == col) && !nocol) continue;
+                int cost = rc_cost(v, br_lref[i]), dr = rc_cost(v, br_rref[i]);
+                if (dr > cost) cost = dr; /* bridge_max: the greater; left: br_rref is -1 */
+                if (cost <= others) RC_PUSH(RC_ONTO_BRIDGE, c, br_r[i], br_s[i], 0, 0, cost);
             }
         } else if (kd == RC_BRIDGE) {
             for (int r = 0; r < R; r++) {
