@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "rules_core.h" /* the placement rules, shared with solver/_core.c */
+
 #define MAXROWS 8
 #define MAXSLOTS (MAXROWS + 1)
 #define MAXP 5
@@ -38,20 +40,23 @@
 
 enum { M_DISCARD = 0, M_PLACE = 1, M_CAMPFIRE = 2 };
 
-static int KIND[NTYPES], VAL[NTYPES], COL[NTYPES];
+static int8_t KIND[NTYPES], COL[NTYPES];
+static int16_t VAL[NTYPES];
 
 typedef struct {
     int rows, hand_size, summits, players;
     int look_through, replace_left, campfire_free;
     double slot_value, bridge_penalty, last_summit, flex, replace_bonus;
     int max_bridges, place_bridges;
+    int8_t maxrow[NTYPES]; /* R4: an Ascent card's highest row (rules_core.h) */
+    int rowlen[MAXROWS];   /* slots of rows 1..rows (0-based) */
 } Params;
 
 typedef struct {
     uint8_t m[MAXROWS + 1][MAXSLOTS + 1];
-    uint8_t mlen[MAXROWS + 1];
+    int mlen[MAXROWS + 1];
     uint8_t hand[MAXP][MAXHAND];
-    uint8_t hlen[MAXP];
+    int hlen[MAXP];
     uint8_t deck[MAXCARDS];
     int16_t dpos[MAXP], dend[MAXP];
     uint8_t out[MAXCARDS];
@@ -66,9 +71,14 @@ typedef struct {
     int8_t disc[MAXHAND];
 } CMove;
 
-typedef struct {
-    int8_t card, row, slot, cost, to_row, to_slot, onto_bridge;
-} Placement;
+/* A legal placement (rules_core.h; rows and slots 0-based there) and its fields as
+ * Game.generate_placements names them (1-based rows and slots). */
+typedef RCPlacement Placement;
+#define PL_ROW(pl) ((pl)->r + 1)
+#define PL_SLOT(pl) ((pl)->s + 1)
+#define PL_TO_ROW(pl) ((pl)->kind == RC_CAMPFIRE_MOVE ? (pl)->r2 + 1 : 0)
+#define PL_TO_SLOT(pl) ((pl)->kind == RC_CAMPFIRE_MOVE ? (pl)->s2 + 1 : 0)
+#define PL_ONTO(pl) ((pl)->kind == RC_ONTO_BRIDGE)
 
 typedef struct {
     double score;
@@ -81,123 +91,30 @@ static inline int row_length(const Params *P, int row) { return row == P->rows +
 static inline int max_row(const Params *P, int v) { return v < P->rows ? v : P->rows; }
 static inline int is_won(const Params *P, const State *s) { return s->mlen[P->rows] > 0; }
 
-/* Game._reference: value of the nearest non-Campfire card from slot in direction step. */
+/* The card tables for rc_reference, by bridge_neighbour (0 zero, 1 look-through); set up with
+ * KIND, VAL and COL by the module's init. */
+static RCRules REF_RULES[2];
+
+/* Game._reference: value of the nearest non-Campfire card from slot (1-based) in direction
+ * step (rules_core.h's rc_reference), NONE_REF when there is none. */
 static int reference(const Params *P, const State *s, int row, int slot, int step) {
-    const uint8_t *cards = s->m[row - 1];
-    int n = s->mlen[row - 1];
-    for (int i = slot - 1 + step; 0 <= i && i < n; i += step) {
-        int c = cards[i];
-        if (KIND[c] == K_ASCENT) return VAL[c];
-        if (KIND[c] == K_BRIDGE && !P->look_through) return NONE_REF;
-    }
-    return NONE_REF;
+    int v = rc_reference(&REF_RULES[P->look_through != 0], s->m[row - 1], s->mlen[row - 1],
+                         slot - 1 + step, step);
+    return v < 0 ? NONE_REF : v;
 }
 
-static inline int next_slot(const Params *P, const State *s, int row) {
-    int n = s->mlen[row - 1];
-    return n < row_length(P, row) ? n + 1 : 0;
-}
+/* ---- move generation: the shared placement rules (solver/rules_core.h) ------------------ */
 
-static inline int supported(const State *s, int row, int slot) {
-    return row == 1 || s->mlen[row - 2] >= slot + 1;
-}
-
-/* ---- move generation (candidate_targets + why_not, legal ones only) -------------------- */
-
-/* What a row's next slot offers, computed once per call (model: next_slot, is_supported,
- * left_reference, the left neighbour for R5). */
-typedef struct { int ok, slot, ref, col; } NextSlot;
-
-/* A Bridge on the mountain: its place, the references and colours on both sides. */
-typedef struct { int row, slot, lref, rref, lcol, rcol; } BridgeAt;
-
-#define ADD_PL(...) do { if (n >= MAXPL) return n; pl[n++] = (Placement){__VA_ARGS__}; \
-                         if (stop_at_one) return n; } while (0)
-
+/* Game.generate_placements: the legal placements of the player to move with their costs
+ * (none once the game is won), at most MAXPL; with stop_at_one, at most one. */
 static int generate_placements(const Params *P, const State *s, Placement *pl, int stop_at_one) {
-    int n = 0;
-    int p = s->to_move;
     if (is_won(P, s)) return 0;
-    int others = s->hlen[p] - 1;
-    int R = P->rows;
-    NextSlot ns[MAXROWS + 1];
-    BridgeAt br[MAXROWS * MAXSLOTS];
-    int nbr = 0;
-    for (int r = 1; r <= R; r++) {
-        int slot = next_slot(P, s, r);
-        NextSlot *x = &ns[r];
-        x->slot = slot;
-        x->ok = slot && supported(s, r, slot);
-        x->ref = x->ok ? reference(P, s, r, slot, -1) : NONE_REF;
-        x->col = x->ok && slot >= 2 ? COL[s->m[r - 1][slot - 2]] : -1;
-    }
-    for (int r = 1; r <= R + 1; r++)
-        for (int si = 0; si < s->mlen[r - 1]; si++) {
-            if (s->m[r - 1][si] != BRIDGE) continue;
-            BridgeAt *b = &br[nbr++];
-            b->row = r;
-            b->slot = si + 1;
-            b->lref = reference(P, s, r, si + 1, -1);
-            b->rref = reference(P, s, r, si + 1, +1);
-            b->lcol = si >= 1 ? COL[s->m[r - 1][si - 1]] : -1;
-            b->rcol = si + 1 < s->mlen[r - 1] ? COL[s->m[r - 1][si + 1]] : -1;
-        }
-    int prev = -1;
-    for (int h = 0; h < s->hlen[p]; h++) {
-        int card = s->hand[p][h];
-        if (card == prev) continue; /* sorted(set(hand)) */
-        prev = card;
-        int kind = KIND[card];
-        if (kind == K_SUMMIT) {
-            int full = 1;
-            for (int r = 1; r <= R; r++)
-                if (s->mlen[r - 1] != row_length(P, r)) { full = 0; break; }
-            if (full && !nbr && s->mlen[R] == 0) ADD_PL(card, R + 1, 1, 0, 0, 0, 0);
-        } else if (kind == K_CAMPFIRE) {
-            for (int r = 1; r < R; r++) {
-                for (int si = 0; si < s->mlen[r - 1]; si++) {
-                    int t = s->m[r - 1][si];
-                    if (KIND[t] != K_ASCENT || COL[t] != COL[card]) continue;
-                    int v = VAL[t], top = max_row(P, v);
-                    for (int r2 = r + 1; r2 <= R; r2++) {
-                        const NextSlot *x = &ns[r2];
-                        if (!x->ok || r2 > top || x->col == COL[t]) continue;
-                        int cost = 0;
-                        if (!P->campfire_free && x->ref != NONE_REF) cost = abs(v - x->ref);
-                        if (cost > others) continue;
-                        ADD_PL(card, r, si + 1, cost, r2, x->slot, 0);
-                    }
-                }
-            }
-        } else if (kind == K_BRIDGE) {
-            for (int r = 1; r <= R; r++) {
-                const NextSlot *x = &ns[r];
-                if (!x->ok || x->slot == 1 || x->slot == row_length(P, r)) continue;
-                ADD_PL(card, r, x->slot, 0, 0, 0, 0);
-            }
-        } else {
-            int v = VAL[card], col = COL[card], top = max_row(P, v);
-            for (int r = 1; r <= top; r++) {
-                const NextSlot *x = &ns[r];
-                if (!x->ok || x->col == col) continue;
-                int cost = x->ref != NONE_REF ? abs(v - x->ref) : 0;
-                if (cost > others) continue;
-                ADD_PL(card, r, x->slot, cost, 0, 0, 0);
-            }
-            for (int i = 0; i < nbr; i++) {
-                const BridgeAt *b = &br[i];
-                if (b->row > top || b->lcol == col || b->rcol == col) continue;
-                int cost = b->lref != NONE_REF ? abs(v - b->lref) : 0;
-                if (!P->replace_left) {
-                    int dr = b->rref != NONE_REF ? abs(v - b->rref) : 0;
-                    if (dr > cost) cost = dr;
-                }
-                if (cost > others) continue;
-                ADD_PL(card, b->row, b->slot, cost, 0, 0, 1);
-            }
-        }
-    }
-    return n;
+    RCRules k = {KIND, VAL, COL, P->maxrow, BRIDGE, P->rows, P->rowlen, P->look_through,
+                 !P->replace_left, !P->campfire_free, 0};
+    int p = s->to_move;
+    int n = rc_placements(&k, &s->m[0][0], MAXSLOTS + 1, s->mlen, s->mlen[P->rows] > 0, s->bridges_up,
+                          s->hand[p], s->hlen[p], pl, MAXPL, stop_at_one);
+    return n < MAXPL ? n : MAXPL;
 }
 
 /* Game.outcome: 1 win, 2 loss, 0 going on. */
@@ -284,15 +201,15 @@ static double shape(const Params *P, const State *s, const Placement *pl, const 
     int card = pl->card;
     if (KIND[card] == K_BRIDGE) return -P->bridge_penalty;
     int moved = card;
-    int row = pl->row;
+    int row = PL_ROW(pl);
     if (KIND[card] == K_CAMPFIRE) {
-        moved = s->m[pl->row - 1][pl->slot - 1];
-        row = pl->to_row;
+        moved = s->m[PL_ROW(pl) - 1][PL_SLOT(pl) - 1];
+        row = PL_TO_ROW(pl);
     }
     if (KIND[moved] != K_ASCENT) return 0.0;
     double sc = -P->flex * (double)(max_row(P, VAL[moved]) - row);
-    if (pl->onto_bridge) sc += P->replace_bonus;
-    if (row < P->rows && pl->slot < row_length(P, row) && !pl->onto_bridge) {
+    if (PL_ONTO(pl)) sc += P->replace_bonus;
+    if (row < P->rows && PL_SLOT(pl) < row_length(P, row) && !PL_ONTO(pl)) {
         int near = 6, found = 0;
         for (int i = 0; i < nleft; i++) {
             int c = left[i];
@@ -338,11 +255,11 @@ static int scored_entries(const Params *P, const State *s, Entry *E, int maxe) {
         const Placement *pl = &PL[i];
         if (KIND[pl->card] == K_SUMMIT) {
             E[0].score = 1e9;
-            E[0].mv = (CMove){M_PLACE, pl->card, pl->row, pl->slot, 0, 0, 0, {0}};
+            E[0].mv = (CMove){M_PLACE, pl->card, PL_ROW(pl), PL_SLOT(pl), 0, 0, 0, {0}};
             return -1;
         }
         if (KIND[pl->card] == K_BRIDGE && (!P->place_bridges || cheap || bridges_up >= P->max_bridges
-                                           || pl->row > P->rows - 2))
+                                           || PL_ROW(pl) > P->rows - 2))
             continue;
         /* rest = hand minus one copy of the card, by keep value (stable) */
         uint8_t rest[MAXHAND];
@@ -353,8 +270,8 @@ static int scored_entries(const Params *P, const State *s, Entry *E, int maxe) {
         }
         double paid = 0.0;
         int k = 0;
-        CMove mv = {KIND[pl->card] == K_CAMPFIRE ? M_CAMPFIRE : M_PLACE, pl->card, pl->row, pl->slot,
-                    pl->to_row, pl->to_slot, pl->cost, {0}};
+        CMove mv = {KIND[pl->card] == K_CAMPFIRE ? M_CAMPFIRE : M_PLACE, pl->card, PL_ROW(pl), PL_SLOT(pl),
+                    PL_TO_ROW(pl), PL_TO_SLOT(pl), pl->cost, {0}};
         for (k = 0; k < pl->cost; k++) { mv.disc[k] = rest[k]; paid = k ? paid + keep[rest[k]] : keep[rest[k]]; }
         double score = P->slot_value - keep[pl->card] - paid;
         score += shape(P, s, pl, rest + pl->cost, nr - pl->cost);
@@ -378,8 +295,8 @@ static int scored_entries(const Params *P, const State *s, Entry *E, int maxe) {
             if (!removed && sorted_hand[j] == pl->card) { removed = 1; continue; }
             rest[nr++] = sorted_hand[j];
         }
-        CMove mv = {KIND[pl->card] == K_CAMPFIRE ? M_CAMPFIRE : M_PLACE, pl->card, pl->row, pl->slot,
-                    pl->to_row, pl->to_slot, pl->cost, {0}};
+        CMove mv = {KIND[pl->card] == K_CAMPFIRE ? M_CAMPFIRE : M_PLACE, pl->card, PL_ROW(pl), PL_SLOT(pl),
+                    PL_TO_ROW(pl), PL_TO_SLOT(pl), pl->cost, {0}};
         for (int k = 0; k < pl->cost; k++) mv.disc[k] = rest[k];
         E[0].score = -1.0;
         E[0].mv = mv;
@@ -433,56 +350,35 @@ static int best_move(const Params *P, const State *s, CMove *mv) {
 
 /* ---- applying moves (Game._apply, Game._draw) ------------------------------------------- */
 
-static void hand_remove(State *s, int p, int c) {
-    uint8_t *h = s->hand[p];
-    int n = s->hlen[p];
-    for (int i = 0; i < n; i++)
-        if (h[i] == c) {
-            memmove(h + i, h + i + 1, (size_t)(n - i - 1));
-            s->hlen[p] = (uint8_t)(n - 1);
-            return;
-        }
-}
-
 static void put_out(State *s, int c) {
     s->out[s->nout++] = (uint8_t)c;
     if (c == SUMMIT) s->summits_out++;
 }
 
-static void draw(const Params *P, State *s, int p) {
-    uint8_t *h = s->hand[p];
-    while (s->hlen[p] < P->hand_size && s->dpos[p] < s->dend[p]) {
-        uint8_t c = s->deck[s->dpos[p]++];
-        int j = s->hlen[p]++;
-        while (j > 0 && h[j - 1] > c) { h[j] = h[j - 1]; j--; }
-        h[j] = c;
-    }
-}
-
+/* Game._apply (without its checks): the hand, the cards out, the mountain (rules_core.h's
+ * rc_place), the draw (rc_draw), the turn. */
 static void apply_move(const Params *P, State *s, const CMove *mv) {
     int p = s->to_move;
     for (int k = 0; k < mv->ndisc; k++) {
-        hand_remove(s, p, (uint8_t)mv->disc[k]);
+        rc_hand_remove(s->hand[p], &s->hlen[p], (uint8_t)mv->disc[k]);
         put_out(s, (uint8_t)mv->disc[k]);
     }
     if (mv->kind != M_DISCARD) {
         int card = (uint8_t)mv->card;
-        hand_remove(s, p, card);
-        uint8_t *cards = s->m[mv->row - 1];
+        rc_hand_remove(s->hand[p], &s->hlen[p], card);
+        uint8_t *rows = &s->m[0][0];
+        int r = mv->row - 1;
         if (mv->kind == M_CAMPFIRE) {
-            uint8_t moved = cards[mv->slot - 1];
-            cards[mv->slot - 1] = (uint8_t)card;
-            s->m[mv->to_row - 1][s->mlen[mv->to_row - 1]++] = moved;
-        } else if (mv->slot <= s->mlen[mv->row - 1]) { /* onto a Bridge: it leaves the game */
-            put_out(s, cards[mv->slot - 1]);
+            rc_place(rows, MAXSLOTS + 1, s->mlen, RC_CAMPFIRE_MOVE, card, r, mv->slot - 1, mv->to_row - 1);
+        } else if (mv->slot <= s->mlen[r]) { /* onto a Bridge: it leaves the game */
+            put_out(s, rc_place(rows, MAXSLOTS + 1, s->mlen, RC_ONTO_BRIDGE, card, r, mv->slot - 1, 0));
             s->bridges_up--;
-            cards[mv->slot - 1] = (uint8_t)card;
-        } else {
-            cards[s->mlen[mv->row - 1]++] = (uint8_t)card;
+        } else { /* the next slot of a row, or the Summit onto the peak (row rows+1) */
+            rc_place(rows, MAXSLOTS + 1, s->mlen, RC_PLACE, card, r, 0, 0);
             if (card == BRIDGE) s->bridges_up++;
         }
     }
-    draw(P, s, p);
+    s->dpos[p] = (int16_t)rc_draw(s->hand[p], &s->hlen[p], P->hand_size, s->deck, s->dpos[p], s->dend[p]);
     s->turn++;
     if (!is_won(P, s)) s->to_move = (p + 1) % P->players;
 }
@@ -556,6 +452,9 @@ static int parse_params(PyObject *t, Params *P) {
         PyErr_SetString(PyExc_ValueError, "rules outside the compiled engine's sizes");
         return -1;
     }
+    for (int c = 0; c < NTYPES; c++)
+        P->maxrow[c] = (int8_t)(KIND[c] == K_ASCENT ? max_row(P, VAL[c]) : 0);
+    for (int r = 0; r < P->rows; r++) P->rowlen[r] = row_length(P, r + 1);
     return 0;
 }
 
@@ -753,6 +652,23 @@ static PyObject *World_push(WorldObject *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+/* placements() -> [(card, row, slot, cost, to_row, to_slot, onto_bridge)]: the legal
+ * placements of the player to move with their costs (Game.generate_placements), in
+ * generation order; for the move-generation corpus (tests/test_perft.py) */
+static PyObject *World_placements(WorldObject *self, PyObject *Py_UNUSED(a)) {
+    int n = generate_placements(&self->P, &self->s, PL, 0);
+    PyObject *lst = PyList_New(n);
+    if (!lst) return NULL;
+    for (int i = 0; i < n; i++) {
+        const Placement *pl = &PL[i];
+        PyObject *t = Py_BuildValue("(iiiiiii)", (int)(uint8_t)pl->card, PL_ROW(pl), PL_SLOT(pl), pl->cost,
+                                    PL_TO_ROW(pl), PL_TO_SLOT(pl), PL_ONTO(pl));
+        if (!t) { Py_DECREF(lst); return NULL; }
+        PyList_SET_ITEM(lst, i, t);
+    }
+    return lst;
+}
+
 static PyObject *World_playout(WorldObject *self, PyObject *Py_UNUSED(a)) {
     int won = playout(&self->P, &self->s);
     return Py_BuildValue("(Oi)", won ? Py_True : Py_False, self->s.nout);
@@ -810,6 +726,7 @@ static PyMethodDef World_methods[] = {
     {"outcome", (PyCFunction)World_outcome, METH_NOARGS, "0 going on, 1 win, 2 loss."},
     {"ranked", (PyCFunction)World_ranked, METH_VARARGS, "Greedy's scored moves, best first."},
     {"push", (PyCFunction)World_push, METH_O, "Apply a legal move tuple (unchecked)."},
+    {"placements", (PyCFunction)World_placements, METH_NOARGS, "Legal placements with costs."},
     {"playout", (PyCFunction)World_playout, METH_NOARGS, "Greedy to the end: (won, cards out)."},
     {"playout_moves", (PyCFunction)World_playout_moves, METH_NOARGS, "The playout's moves (world unchanged)."},
     {"state", (PyCFunction)World_state, METH_NOARGS, "(mountain, hands, decks, out, to_move, turn)."},
@@ -1020,6 +937,10 @@ static PyMethodDef module_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+#ifndef ASCENT_PLAYOUT_SOURCE
+#define ASCENT_PLAYOUT_SOURCE ""
+#endif
+
 static struct PyModuleDef moduledef = {
     PyModuleDef_HEAD_INIT, "bots._playout", "Compiled playout engine (see bots/fastplay.py).", -1,
     module_methods, NULL, NULL, NULL, NULL,
@@ -1031,6 +952,13 @@ PyMODINIT_FUNC PyInit__playout(void) {
         else if (c < 65) { KIND[c] = K_CAMPFIRE; VAL[c] = 0; COL[c] = c - 60; }
         else { KIND[c] = c == BRIDGE ? K_BRIDGE : K_SUMMIT; VAL[c] = 0; COL[c] = -1; }
     }
+    for (int lt = 0; lt < 2; lt++) {
+        REF_RULES[lt].kind = KIND;
+        REF_RULES[lt].value = VAL;
+        REF_RULES[lt].colour = COL;
+        REF_RULES[lt].bridge = BRIDGE;
+        REF_RULES[lt].look_through = lt;
+    }
     if (PyType_Ready(&WorldType) < 0 || PyType_Ready(&SamplerType) < 0) return NULL;
     PyObject *m = PyModule_Create(&moduledef);
     if (!m) return NULL;
@@ -1038,5 +966,7 @@ PyMODINIT_FUNC PyInit__playout(void) {
     Py_INCREF(&SamplerType);
     PyModule_AddObject(m, "World", (PyObject *)&WorldType);
     PyModule_AddObject(m, "Sampler", (PyObject *)&SamplerType);
+    /* the digest of the sources setup.py built this from: bots.fastplay checks it */
+    PyModule_AddStringConstant(m, "SOURCE_HASH", ASCENT_PLAYOUT_SOURCE);
     return m;
 }

@@ -23,7 +23,10 @@ numbers with or without the extension.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import warnings
+from pathlib import Path
 from typing import Any, Sequence
 
 from bots import greedy
@@ -31,19 +34,52 @@ from bots.greedy import GreedyPolicy
 from bots.playout import greedy as greedy_seat
 from bots.playout import play_out
 from model.cards import ASCENT, BRIDGE, CAMPFIRE, COLOUR_LETTERS, SUMMIT, Card
-from model.game import LOSS, WIN, Game
+from model.game import LOSS, WIN, Game, Placement
 from model.moves import CAMPFIRE as CAMPFIRE_MOVE
 from model.moves import DISCARD, PLACE, Move
 from model.observation import Observation, hidden_places, unseen_cards, world_from_order
 from model.rules import RuleSet
 
+#: The compiled engine's sources, in the order of setup.py's digest (``PLAYOUT_SOURCES``).
+SOURCES = (Path(__file__).with_name("_playout.c"),
+           Path(__file__).resolve().parents[1] / "solver" / "rules_core.h")
+
+
+def _source_digest() -> str | None:
+    """The digest setup.py records in the engine (sha256 of :data:`SOURCES` in order, 16 hex
+    digits), or None where the sources are not there (an installed wheel)."""
+    if not all(p.exists() for p in SOURCES):
+        return None
+    h = hashlib.sha256()
+    for p in SOURCES:
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
 _playout: Any
 try:  # the compiled engine is optional (setup.py builds it where a C compiler is found)
     _playout = importlib.import_module("bots._playout")
-    AVAILABLE = True
 except ImportError:  # pragma: no cover - the build is optional
     _playout = None
-    AVAILABLE = False
+    _STATUS = "Python playouts (the compiled engine bots/_playout.c is not built; `pip install -e .` builds it)"
+else:
+    if _source_digest() not in (None, getattr(_playout, "SOURCE_HASH", "")):
+        # an engine built from other sources (a checkout that moved on without a rebuild):
+        # its playouts could differ from the model's, so it is not used
+        _playout = None
+        _STATUS = ("Python playouts (bots/_playout.c or solver/rules_core.h changed since the "
+                   "compiled engine was built; `pip install -e .` rebuilds it)")
+        warnings.warn("ascent: warning: the bots play out in " + _STATUS, RuntimeWarning,
+                      stacklevel=2)
+    else:
+        _STATUS = "compiled playouts (bots/_playout.c)"
+AVAILABLE = _playout is not None
+
+
+def status() -> str:
+    """Which playouts run, in words: ``"compiled playouts (bots/_playout.c)"``, or
+    ``"Python playouts (...)"`` with the reason (not built, or built from other sources)."""
+    return _STATUS
 
 MASK64 = (1 << 64) - 1
 #: Compiled sizes (bots/_playout.c): rows, hand size, players, Ascent values and colours.
@@ -159,6 +195,12 @@ class FastWorld:
         player = self.to_move + 1
         return [(score, move_from_c(t, player)) for score, t in self._w.ranked(limit or 0)]
 
+    def placements(self) -> list[Placement]:
+        """The legal placements of the player to move with their costs, as the engine generates
+        them (:meth:`Game.generate_placements` of the equivalent game, in the engine's order)."""
+        return [Placement(CARDS[c], row, slot, cost, to_row, to_slot, bool(onto))
+                for c, row, slot, cost, to_row, to_slot, onto in self._w.placements()]
+
     def push(self, move: Move) -> None:
         """Apply ``move`` (a LEGAL move of the player to move; its legality is not checked, only
         that its cards are in the hand and its slots on the mountain: else ``ValueError``),
@@ -228,6 +270,11 @@ class PyWorld:
     def ranked(self, limit: int | None = None) -> list[tuple[float, Move]]:
         """``GreedyPolicy().ranked(game, game.out, limit)``."""
         return self.policy.ranked(self.game, self.game.out, limit)
+
+    def placements(self) -> list[Placement]:
+        """The legal placements of the player to move with their costs
+        (:meth:`Game.generate_placements`)."""
+        return list(self.game.generate_placements())
 
     def push(self, move: Move) -> None:
         """Apply ``move`` (a legal move of the player to move; not checked)."""

@@ -29,6 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules_core.h"
+
 #define INF ((int64_t)1 << 30)
 enum { K_ASCENT = 0, K_CAMPFIRE = 1, K_BRIDGE = 2, K_SUMMIT = 3 };
 enum { M_PLACE = 0, M_BRIDGE_REPLACE = 1, M_CAMPFIRE = 2, M_DISCARD = 3, M_SUMMIT = 4 };
@@ -269,6 +271,7 @@ typedef struct {
     /* rules and geometry */
     int R, rowlen[MAXR], slots_below_peak, slots_total, hand_size, P;
     int look_through, bridge_max, campfire_paid, objective;
+    RCRules rules; /* the placement rules (solver/rules_core.h) over the tables above */
     /* switches */
     int sw_transposition, sw_dominance, sw_bounds, sw_window_players, sw_budget, sw_bridge_costs;
     int sw_nogood; /* solver.nogood: the table learns under the row fronts */
@@ -333,36 +336,14 @@ static PyObject *StopError = NULL; /* solver.state.Stop, given by the Python sid
 
 /* ---- state helpers -------------------------------------------------------------------- */
 
-static void hand_remove(uint8_t *hand, int *len, int c) {
-    int n = *len;
-    for (int i = 0; i < n; i++)
-        if (hand[i] == c) {
-            memmove(hand + i, hand + i + 1, (size_t)(n - i - 1));
-            *len = n - 1;
-            return;
-        }
-}
+static void hand_remove(uint8_t *hand, int *len, int c) { rc_hand_remove(hand, len, c); }
 
-static void hand_insert(uint8_t *hand, int *len, int c) {
-    int n = *len, i = n;
-    while (i > 0 && hand[i - 1] > c) {
-        hand[i] = hand[i - 1];
-        i--;
-    }
-    hand[i] = (uint8_t)c;
-    *len = n + 1;
-}
+static void hand_insert(uint8_t *hand, int *len, int c) { rc_hand_insert(hand, len, c); }
 
 static int draw(Core *s, int p) {
-    int need = s->hand_size - s->hlen[p];
-    if (need <= 0) return 0;
-    int i = s->ptr[p], got = 0;
-    while (got < need && i + got < s->decklen[p]) {
-        hand_insert(s->hands[p], &s->hlen[p], s->deck[p][i + got]);
-        got++;
-    }
-    s->ptr[p] = i + got;
-    return got;
+    int i = s->ptr[p];
+    s->ptr[p] = rc_draw(s->hands[p], &s->hlen[p], s->hand_size, s->deck[p], i, s->decklen[p]);
+    return s->ptr[p] - i;
 }
 
 static void undraw(Core *s, int p, int n) {
@@ -394,20 +375,19 @@ static Undo apply_move(Core *s, const Move *mv) {
         s->remaining[card]--;
         s->rem_by_maxrow[s->maxrow[card]]--;
         s->n_remaining--;
-        if (mv->kind == M_PLACE) {
-            s->rows[mv->r][s->rlen[mv->r]++] = (uint8_t)card;
-            s->filled++;
-            if (card == s->bridge) s->n_bridges++;
-        } else if (mv->kind == M_BRIDGE_REPLACE) {
-            s->rows[mv->r][mv->s] = (uint8_t)card;
-            s->n_bridges--;
-        } else if (mv->kind == M_CAMPFIRE) {
-            replaced = s->rows[mv->r][mv->s];
-            s->rows[mv->r][mv->s] = (uint8_t)card;
-            s->rows[mv->r2][s->rlen[mv->r2]++] = (uint8_t)replaced;
+        if (mv->kind == M_SUMMIT) {
             s->filled++;
         } else {
-            s->filled++;
+            int taken = rc_place(&s->rows[0][0], MAXLEN, s->rlen, mv->kind, card, mv->r, mv->s, mv->r2);
+            if (mv->kind == M_PLACE) {
+                s->filled++;
+                if (card == s->bridge) s->n_bridges++;
+            } else if (mv->kind == M_BRIDGE_REPLACE) {
+                s->n_bridges--;
+            } else {
+                replaced = taken;
+                s->filled++;
+            }
         }
     }
     Undo u;
@@ -430,19 +410,19 @@ static void undo_move(Core *s, const Move *mv, Undo u) {
         s->remaining[card]++;
         s->rem_by_maxrow[s->maxrow[card]]++;
         s->n_remaining++;
-        if (mv->kind == M_PLACE) {
-            s->rlen[mv->r]--;
-            s->filled--;
-            if (card == s->bridge) s->n_bridges--;
-        } else if (mv->kind == M_BRIDGE_REPLACE) {
-            s->rows[mv->r][mv->s] = (uint8_t)s->bridge;
-            s->n_bridges++;
-        } else if (mv->kind == M_CAMPFIRE) {
-            s->rlen[mv->r2]--;
-            s->rows[mv->r][mv->s] = (uint8_t)u.replaced;
+        if (mv->kind == M_SUMMIT) {
             s->filled--;
         } else {
-            s->filled--;
+            rc_unplace(&s->rows[0][0], MAXLEN, s->rlen, mv->kind, mv->r, mv->s, mv->r2,
+                       mv->kind == M_CAMPFIRE ? u.replaced : s->bridge);
+            if (mv->kind == M_PLACE) {
+                s->filled--;
+                if (card == s->bridge) s->n_bridges--;
+            } else if (mv->kind == M_BRIDGE_REPLACE) {
+                s->n_bridges++;
+            } else {
+                s->filled--;
+            }
         }
     }
     for (int i = 0; i < mv->nd; i++) {
@@ -454,110 +434,13 @@ static void undo_move(Core *s, const Move *mv, Undo u) {
     s->n_remaining += mv->nd;
 }
 
-/* R6/R8 reference value from index i in direction step (-1 if none) */
-static int ref_value(Core *s, const uint8_t *row, int n, int i, int step) {
-    while (i >= 0 && i < n) {
-        int c = row[i], k = s->kind[c];
-        if (k == K_ASCENT) return s->value[c];
-        if (k == K_BRIDGE && !s->look_through) return -1;
-        i += step;
-    }
-    return -1;
-}
+typedef RCPlacement Placement;
 
-typedef struct {
-    int8_t kind;
-    int16_t card;
-    int8_t r, s, r2, s2;
-    int cost;
-} Placement;
-
-/* State.placements: legal placements of player p (out must hold enough room) */
+/* State.placements: legal placements of player p (solver/rules_core.h); writes up to outcap
+ * of them to out and returns how many there are */
 static int placements(Core *s, int p, Placement *out, int outcap) {
-    int R = s->R, n_out = 0;
-    const uint8_t *hand = s->hands[p];
-    int hl = s->hlen[p];
-    int others = hl - 1;
-    int prev = -1;
-#define PUSH(K, C, RR, SS, R2, S2, COST)                                                 \
-    do {                                                                                 \
-        if (n_out < outcap) {                                                            \
-            out[n_out].kind = (K);                                                       \
-            out[n_out].card = (int16_t)(C);                                              \
-            out[n_out].r = (int8_t)(RR);                                                 \
-            out[n_out].s = (int8_t)(SS);                                                 \
-            out[n_out].r2 = (int8_t)(R2);                                                \
-            out[n_out].s2 = (int8_t)(S2);                                                \
-            out[n_out].cost = (COST);                                                    \
-        }                                                                                \
-        n_out++;                                                                         \
-    } while (0)
-    for (int hi = 0; hi < hl; hi++) {
-        int c = hand[hi];
-        if (c == prev) continue;
-        prev = c;
-        int k = s->kind[c];
-        if (k == K_ASCENT) {
-            int v = s->value[c], col = s->colour[c];
-            for (int r = 0; r < s->maxrow[c]; r++) {
-                const uint8_t *row = s->rows[r];
-                int n = s->rlen[r];
-                if (n == s->rowlen[r] || (r && s->rlen[r - 1] < n + 2)) continue;
-                if (n && s->colour[row[n - 1]] == col && !s->colourless) continue;
-                int u = ref_value(s, row, n, n - 1, -1);
-                int cost = u >= 0 ? abs(v - u) : 0;
-                if (cost <= others) PUSH(M_PLACE, c, r, n, 0, 0, cost);
-            }
-            if (s->n_bridges) {
-                for (int r = 0; r < s->maxrow[c]; r++) {
-                    const uint8_t *row = s->rows[r];
-                    int n = s->rlen[r];
-                    for (int sl = 0; sl < n; sl++) {
-                        if (row[sl] != s->bridge) continue;
-                        if (sl && s->colour[row[sl - 1]] == col && !s->colourless) continue;
-                        if (sl + 1 < n && s->colour[row[sl + 1]] == col && !s->colourless) continue;
-                        int u = ref_value(s, row, n, sl - 1, -1);
-                        int cost = u >= 0 ? abs(v - u) : 0;
-                        if (s->bridge_max) {
-                            int w = ref_value(s, row, n, sl + 1, 1);
-                            if (w >= 0 && abs(v - w) > cost) cost = abs(v - w);
-                        }
-                        if (cost <= others) PUSH(M_BRIDGE_REPLACE, c, r, sl, 0, 0, cost);
-                    }
-                }
-            }
-        } else if (k == K_BRIDGE) {
-            for (int r = 0; r < R; r++) {
-                int n = s->rlen[r];
-                if (n == 0 || n >= s->rowlen[r] - 1 || (r && s->rlen[r - 1] < n + 2)) continue;
-                PUSH(M_PLACE, c, r, n, 0, 0, 0);
-            }
-        } else if (k == K_CAMPFIRE) {
-            int col = s->colour[c];
-            for (int r = 0; r < R - 1; r++) {
-                for (int sl = 0; sl < s->rlen[r]; sl++) {
-                    int x = s->rows[r][sl];
-                    if (s->kind[x] != K_ASCENT || (s->colour[x] != col && !s->colourless)) continue;
-                    for (int r2 = r + 1; r2 < s->maxrow[x]; r2++) {
-                        const uint8_t *row2 = s->rows[r2];
-                        int n2 = s->rlen[r2];
-                        if (n2 == s->rowlen[r2] || s->rlen[r2 - 1] < n2 + 2) continue;
-                        if (n2 && s->colour[row2[n2 - 1]] == s->colour[x] && !s->colourless) continue;
-                        int cost = 0;
-                        if (s->campfire_paid) {
-                            int u = ref_value(s, row2, n2, n2 - 1, -1);
-                            cost = u >= 0 ? abs(s->value[x] - u) : 0;
-                        }
-                        if (cost <= others) PUSH(M_CAMPFIRE, c, r, sl, r2, n2, cost);
-                    }
-                }
-            }
-        } else { /* summit */
-            if (s->filled == s->slots_below_peak && !s->n_bridges) PUSH(M_SUMMIT, c, R, 0, 0, 0, 0);
-        }
-    }
-#undef PUSH
-    return n_out;
+    return rc_placements(&s->rules, &s->rows[0][0], MAXLEN, s->rlen, s->filled > s->slots_below_peak,
+                         s->n_bridges, s->hands[p], s->hlen[p], out, outcap, 0);
 }
 
 /* ---- dead cards and keys ---------------------------------------------------------- */
@@ -2167,6 +2050,17 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     s->look_through = lt;
     s->bridge_max = bm;
     s->campfire_paid = cp;
+    s->rules.kind = s->kind;
+    s->rules.value = s->value;
+    s->rules.colour = s->colour;
+    s->rules.maxrow = s->maxrow;
+    s->rules.bridge = bridge;
+    s->rules.R = R;
+    s->rules.rowlen = s->rowlen;
+    s->rules.look_through = lt;
+    s->rules.bridge_max = bm;
+    s->rules.campfire_paid = cp;
+    s->rules.colourless = nocol;
     s->objective = obj;
     s->sw_transposition = tr;
     s->sw_dominance = dom;
@@ -2271,6 +2165,125 @@ static PyObject *Core_children(Core *s, PyObject *Py_UNUSED(ignored)) {
     PyObject *l = line_to_list(s->stack + base, n);
     s->stack_len = base;
     return l;
+}
+
+/* placements(player=to_move) -> [(kind, card, r, s, r2, s2, cost)]: State.placements, the
+ * legal placements of a player with their costs (0-based rows and slots), in generation
+ * order; for the move-generation corpus (tests/test_perft.py) */
+static PyObject *Core_placements(Core *s, PyObject *args) {
+    int p = -1;
+    if (!PyArg_ParseTuple(args, "|i", &p)) return NULL;
+    if (p < 0) p = s->to_move;
+    if (p >= s->P) {
+        PyErr_SetString(PyExc_ValueError, "no such player");
+        return NULL;
+    }
+    int np = placements(s, p, NULL, 0);
+    Placement *pls = (Placement *)malloc((size_t)(np ? np : 1) * sizeof(Placement));
+    if (!pls) return PyErr_NoMemory();
+    placements(s, p, pls, np);
+    PyObject *l = PyList_New(np);
+    if (!l) {
+        free(pls);
+        return NULL;
+    }
+    for (int i = 0; i < np; i++) {
+        PyObject *t = Py_BuildValue("(iiiiiii)", (int)pls[i].kind, (int)pls[i].card, (int)pls[i].r,
+                                    (int)pls[i].s, (int)pls[i].r2, (int)pls[i].s2, pls[i].cost);
+        if (!t) {
+            free(pls);
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, i, t);
+    }
+    free(pls);
+    return l;
+}
+
+/* the parts of the state that apply_move and undo_move change */
+typedef struct {
+    uint8_t rows[MAXR][MAXLEN];
+    int rlen[MAXR];
+    uint8_t hands[MAXP][MAXH + 2];
+    int hlen[MAXP];
+    int ptr[MAXP];
+    int to_move, filled, n_bridges, n_remaining;
+    int remaining[MAXT + 2];
+    int rem_by_maxrow[MAXR + 1];
+} RulesSnap;
+
+static void rules_snap(const Core *s, RulesSnap *x) {
+    memset(x, 0, sizeof *x);
+    for (int r = 0; r < s->R; r++) {
+        x->rlen[r] = s->rlen[r];
+        memcpy(x->rows[r], s->rows[r], (size_t)s->rlen[r]);
+    }
+    for (int q = 0; q < s->P; q++) {
+        x->hlen[q] = s->hlen[q];
+        memcpy(x->hands[q], s->hands[q], (size_t)s->hlen[q]);
+        x->ptr[q] = s->ptr[q];
+    }
+    x->to_move = s->to_move;
+    x->filled = s->filled;
+    x->n_bridges = s->n_bridges;
+    x->n_remaining = s->n_remaining;
+    memcpy(x->remaining, s->remaining, sizeof x->remaining);
+    memcpy(x->rem_by_maxrow, s->rem_by_maxrow, sizeof x->rem_by_maxrow);
+}
+
+/* successor(move) -> (rows, hands, ptr, to_move, filled, n_bridges): the state after a move
+ * (State.apply), which is then taken back (State.undo); RuntimeError if the undo does not
+ * give back the state exactly. The move must be one of children() (it is not checked for
+ * legality, only that it stays on the arrays); for the corpus test. */
+static PyObject *Core_successor(Core *s, PyObject *args) {
+    PyObject *t;
+    if (!PyArg_ParseTuple(args, "O", &t)) return NULL;
+    Move mv;
+    if (tuple_to_move(s, t, &mv)) return NULL;
+    int ok = mv.kind >= M_PLACE && mv.kind <= M_SUMMIT && mv.nd >= 0;
+    for (int i = 0; ok && i < mv.nd; i++) ok = mv.disc[i] < s->nt;
+    if (ok && mv.kind != M_DISCARD)
+        ok = mv.card >= 0 && mv.card < s->nt && mv.r >= 0 && mv.r <= s->R && mv.s >= 0 &&
+             mv.s < MAXLEN && (mv.kind == M_SUMMIT || mv.r < s->R) &&
+             (mv.kind != M_CAMPFIRE || (mv.r2 > mv.r && mv.r2 < s->R && mv.s < s->rlen[mv.r])) &&
+             (mv.kind != M_BRIDGE_REPLACE || mv.s < s->rlen[mv.r]) &&
+             (mv.kind != M_PLACE || s->rlen[mv.r] < s->rowlen[mv.r]);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "not a move on this state's arrays");
+        return NULL;
+    }
+    RulesSnap before, after;
+    rules_snap(s, &before);
+    Undo u = apply_move(s, &mv);
+    PyObject *rows = PyList_New(s->R), *hands = PyList_New(s->P), *ptr = PyList_New(s->P);
+    if (!rows || !hands || !ptr) {
+        Py_XDECREF(rows);
+        Py_XDECREF(hands);
+        Py_XDECREF(ptr);
+        undo_move(s, &mv, u);
+        return NULL;
+    }
+    for (int r = 0; r < s->R; r++) {
+        PyObject *row = PyList_New(s->rlen[r]);
+        for (int i = 0; row && i < s->rlen[r]; i++) PyList_SET_ITEM(row, i, PyLong_FromLong(s->rows[r][i]));
+        PyList_SET_ITEM(rows, r, row ? row : Py_NewRef(Py_None));
+    }
+    for (int q = 0; q < s->P; q++) {
+        PyObject *h = PyList_New(s->hlen[q]);
+        for (int i = 0; h && i < s->hlen[q]; i++) PyList_SET_ITEM(h, i, PyLong_FromLong(s->hands[q][i]));
+        PyList_SET_ITEM(hands, q, h ? h : Py_NewRef(Py_None));
+        PyList_SET_ITEM(ptr, q, PyLong_FromLong(s->ptr[q]));
+    }
+    PyObject *res = Py_BuildValue("(NNNiii)", rows, hands, ptr, s->to_move, s->filled, s->n_bridges);
+    undo_move(s, &mv, u);
+    rules_snap(s, &after);
+    if (memcmp(&before, &after, sizeof before) != 0) {
+        Py_XDECREF(res);
+        PyErr_SetString(PyExc_RuntimeError, "undo_move did not give back the state");
+        return NULL;
+    }
+    return res;
 }
 
 /* bounds(budget) -> (bound_fails, waste_lower_bound, players_window_bound or -1,
@@ -2507,6 +2520,8 @@ static PyMethodDef Core_methods[] = {
     {"key", (PyCFunction)Core_key, METH_NOARGS, "the state key (State.key bytes)"},
     {"learned_key", (PyCFunction)Core_learned_key, METH_NOARGS, "the table's key (Nogoods.learned_key bytes)"},
     {"children", (PyCFunction)Core_children, METH_NOARGS, "State.children (search order)"},
+    {"placements", (PyCFunction)Core_placements, METH_VARARGS, "State.placements(player): (kind, card, r, s, r2, s2, cost)"},
+    {"successor", (PyCFunction)Core_successor, METH_VARARGS, "the state after a move, then undone"},
     {"bounds", (PyCFunction)Core_bounds, METH_VARARGS, "(bound_fails, waste, window, turns)"},
     {"dfs", (PyCFunction)Core_dfs, METH_VARARGS, "Search.dfs"},
     {"furthest", (PyCFunction)Core_furthest, METH_VARARGS, "Search.furthest"},

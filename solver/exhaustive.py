@@ -55,12 +55,21 @@ from solver.result import (
 )
 from solver.state import INF, NodeLimits, Stop, Switches
 
+#: The core's sources, in the order of setup.py's digest (``CORE_SOURCES``).
+CORE_SOURCES = ("_core.c", "rules_core.h")
+
 
 def _source_digest() -> str | None:
-    """The digest setup.py gives the core (sha256 of ``solver/_core.c``, 16 hex digits), or
-    None where the source is not beside this file (an installed wheel)."""
-    src = Path(__file__).with_name("_core.c")
-    return hashlib.sha256(src.read_bytes()).hexdigest()[:16] if src.exists() else None
+    """The digest setup.py gives the core (sha256 of ``solver/_core.c`` then
+    ``solver/rules_core.h``, 16 hex digits), or None where the sources are not beside this
+    file (an installed wheel)."""
+    srcs = [Path(__file__).with_name(n) for n in CORE_SOURCES]
+    if not all(p.exists() for p in srcs):
+        return None
+    h = hashlib.sha256()
+    for p in srcs:
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
 
 
 try:  # the compiled search core (solver/_core.c, built by setup.py where a C compiler is)
@@ -73,8 +82,8 @@ else:
         # a core built from another version of _core.c (a checkout that moved on without a
         # rebuild): its answers could differ from the Python reference, so it is not used
         _core = None
-        _CORE_BUILD = ("pure Python (solver/_core.c changed since the compiled core was built; "
-                       "`pip install -e .` rebuilds it)")
+        _CORE_BUILD = ("pure Python (solver/_core.c or solver/rules_core.h changed since the "
+                       "compiled core was built; `pip install -e .` rebuilds it)")
         warnings.warn("ascent: warning: the search runs in " + _CORE_BUILD, RuntimeWarning,
                       stacklevel=2)
     else:

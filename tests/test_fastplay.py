@@ -348,3 +348,35 @@ def test_filled_slots_after_a_playout_equals_the_model(compiled: bool) -> None:
         w.playout()
         reference.playout()
         assert w.filled_slots() == reference.game.filled_slots() > 0
+
+
+def test_an_engine_built_from_other_sources_is_not_used() -> None:
+    """A compiled playout engine whose recorded digest is not that of its sources
+    (bots/_playout.c and solver/rules_core.h; a checkout that moved on without a rebuild) is
+    not used: a one-line warning, the Python playouts run, and status() says why."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = """
+import sys, types, warnings
+fake = types.ModuleType("bots._playout")
+fake.SOURCE_HASH = "stale"
+sys.modules["bots._playout"] = fake
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    from bots import fastplay
+print("warned", *[str(w.message) for w in caught])
+print(fastplay.AVAILABLE, fastplay.status())
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[1], check=True).stdout
+    assert ("warned ascent: warning: the bots play out in Python playouts (bots/_playout.c or "
+            "solver/rules_core.h changed") in out
+    assert "False Python playouts (bots/_playout.c or solver/rules_core.h changed" in out
+
+
+@needs_c
+def test_the_built_engine_matches_its_sources() -> None:
+    assert fastplay.status() == "compiled playouts (bots/_playout.c)"
+    assert fastplay._source_digest() == fastplay._playout.SOURCE_HASH
