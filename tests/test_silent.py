@@ -135,7 +135,7 @@ def test_the_review_json_agrees_with_the_engine(players: int) -> None:
         assert lo <= row["chance_before"] <= hi
     drops = [j["moves"][i - 1]["drop"] for i in j["costly"]]
     assert drops == sorted(drops, reverse=True)
-    a = analyse(game.plan.start, moves, "none", 1.0)
+    a = analyse(game.plan.start, moves, "none", None)
     assert j["open_hand"]["winnable"] == a.positions[0].verdict
     assert j["open_hand"]["losing_move"] == a.losing_move
 
