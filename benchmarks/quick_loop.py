@@ -61,9 +61,10 @@ def machine() -> str:
     return f"{platform.machine()}, {cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
-def measure(steps: list[list[str]], nice: int) -> dict:
+def measure(steps: list[list[str]], nice: int, log: Path | None = None) -> dict:
     """Run ``steps`` one after the other from the repository; the figures of the run (see
-    the module's docstring). A step that fails is recorded (``exit``) and the rest still run."""
+    the module's docstring). A step that fails is recorded (``exit``) and the rest still run.
+    ``log``: a file to append each step's output to."""
     samples: list[float] = []
     done = threading.Event()
 
@@ -81,6 +82,9 @@ def measure(steps: list[list[str]], nice: int) -> dict:
         full = (["nice", "-n", str(nice)] if nice else []) + cmd
         r = subprocess.run(full, cwd=ROOT, capture_output=True, text=True)
         codes.append(r.returncode)
+        if log is not None:
+            with open(log, "a", encoding="utf-8") as f:
+                f.write(f"$ {' '.join(full)}\n{r.stdout}{r.stderr}\n")
         if "pytest" in cmd:
             last = [ln for ln in r.stdout.splitlines() if SUMMARY.search(ln)]
             tail = last[-1].strip("= ") if last else r.stdout[-500:]
@@ -110,10 +114,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--nice", type=int, default=0, help="run the steps under nice -n N")
     ap.add_argument("--out", type=Path, default=None,
                     help="folder for quick-loop.md/.jsonl (default: benchmarks/out/quick-loop-DATE)")
+    ap.add_argument("--log", type=Path, default=None,
+                    help="append each step's whole output to this file")
     args = ap.parse_args(argv)
     out = args.out or ROOT / "benchmarks" / "out" / f"quick-loop-{_dt.date.today().isoformat()}"
     out.mkdir(parents=True, exist_ok=True)
-    row = measure(CI if args.ci else QUICK, args.nice)
+    row = measure(CI if args.ci else QUICK, args.nice, args.log)
     row["kind"] = "ci" if args.ci else "quick"
     with open(out / "quick-loop.jsonl", "a", encoding="utf-8") as f:
         f.write(json.dumps(row) + "\n")
