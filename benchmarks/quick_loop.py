@@ -14,6 +14,8 @@ once, and measures:
 * **load**: the 1-minute load average before, after, and its mean over samples every 5 s
   during the run (``/proc/loadavg``; the machine's other work, with this run's own).
 
+The date of a row is the run's start (UTC).
+
 ``--nice N`` runs the steps under ``nice -n N``. Outputs ``quick-loop.md`` (a table row per
 run with date, machine, command) and ``quick-loop.jsonl`` in ``--out`` (default: a new folder
 ``benchmarks/out/quick-loop-<date>``; an existing file is appended to, never overwritten).
@@ -72,6 +74,7 @@ def measure(steps: list[list[str]], nice: int, log: Path | None = None) -> dict:
         while not done.wait(5.0):
             samples.append(load())
 
+    started = _dt.datetime.now(_dt.UTC)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     load_before = load()
     t0 = time.monotonic()
@@ -96,7 +99,7 @@ def measure(steps: list[list[str]], nice: int, log: Path | None = None) -> dict:
     done.set()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return {
-        "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": started.strftime("%Y-%m-%d %H:%M UTC"),  # the start
         "command": " && ".join(" ".join(c) for c in steps).replace(sys.executable, "python"),
         "nice": nice, "exit": codes, "tests": counts, "wall_s": round(wall, 1),
         "cpu_s": round(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, 1),
