@@ -1,4 +1,18 @@
-"""Session guard for the test suite: no test may leave a child process running.
+"""Shared test machinery: the hypothesis profiles, the xdist groups, and the session guard.
+
+Hypothesis profiles: ``dev`` (the default: the quick loop, ``python -m pytest -m "not slow"
+-n auto``) and ``ci`` (``.ci/run``: ``--hypothesis-profile ci``, or ``HYPOTHESIS_PROFILE=ci``).
+A profile's ``max_examples`` is the share, in percent, of each property test's full count that
+it runs: a test asks :func:`tests.strategies.examples` for its count (``ci``: the full count;
+``dev``: a quarter of it, at least 10 or the full count when that is smaller). Neither profile
+has a deadline or the too-slow health check: a test's result never depends on the machine's
+speed or load.
+
+Under pytest-xdist (``-n 2 --dist loadgroup``), every test marked ``browser`` is in the
+xdist group ``browser``: one worker runs them one after the other, so one Chromium runs at a
+time and the module's server and browser are started once.
+
+The session guard: no test may leave a child process running.
 
 A live daemon child of :mod:`multiprocessing` makes the interpreter's exit wait for it
 (``multiprocessing.util._exit_function`` joins every child), so one leaked solver worker
@@ -17,6 +31,45 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+#: ``max_examples`` of each profile: the percentage of a property test's full count
+#: (:func:`tests.strategies.examples`); a test without its own count runs this many
+PROFILE_SHARE = {"ci": 100, "dev": 25}
+for _name, _share in PROFILE_SHARE.items():
+    settings.register_profile(_name, max_examples=_share, deadline=None,
+                              suppress_health_check=[HealthCheck.too_slow])
+# hypothesis's own --hypothesis-profile option (loaded after this file) overrides the variable
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+#: Variables a pytest-xdist worker finds set (COLUMNS=80, LINES=24) where the run that started
+#: it had none: the CLI's tables are 200 columns wide when written to a pipe unless COLUMNS says
+#: otherwise, so a test would see other tables in a worker than in a run without xdist
+WORKER_ENV = ("COLUMNS", "LINES")
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook, in the run that starts the workers
+def pytest_configure_node(node) -> None:  # noqa: ANN001 - pytest's hook
+    node.workerinput["ascent_env"] = {k: os.environ.get(k) for k in WORKER_ENV}
+
+
+def pytest_configure(config) -> None:  # noqa: ANN001 - pytest's hook
+    """In an xdist worker, the variables of :data:`WORKER_ENV` as the starting run had them."""
+    given = getattr(config, "workerinput", {}).get("ascent_env")
+    for key, value in (given or {}).items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(config, items) -> None:  # noqa: ANN001 - pytest's hook
+    """Put every ``browser`` test in the xdist group ``browser`` (one worker runs them all)."""
+    for item in items:
+        if item.get_closest_marker("browser") and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 def _other_children() -> list[int]:

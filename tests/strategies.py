@@ -19,10 +19,19 @@ import random
 import time
 from typing import Any, Callable, Sequence
 
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from model.deal import Deal
 from model.rules import CHOICES, RuleSet
+
+
+def examples(full: int) -> int:
+    """The examples a property test runs under the loaded hypothesis profile (conftest.py):
+    ``full`` under ``ci``; under ``dev`` (the quick loop) the profile's share of it (a
+    quarter), but never fewer than 10 or ``full`` when that is smaller."""
+    share = settings.default.max_examples  # the profile's percentage of the full count
+    return max(min(full, 10), round(full * share / 100))
 
 
 def deck_size(cfg: dict[str, int]) -> int:

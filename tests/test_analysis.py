@@ -24,9 +24,9 @@ from solver import solve
 from solver.analysis import analyse, hint, move_cost, placement_key, positions_of
 from solver.result import LOSS, WIN
 from tests.reference import first_losing_move, reference_solve
-from tests.strategies import tiny_games
+from tests.strategies import examples, tiny_games
 
-FAST = settings(max_examples=20, deadline=None,
+FAST = settings(max_examples=examples(20), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

@@ -28,10 +28,10 @@ from solver import solve
 from solver.beam import DEFAULT_BEAM_SCHEDULE
 from solver.exhaustive import CORE_AVAILABLE, Search, core_status
 from solver.state import INF, Stop, Switches
-from tests.strategies import random_position, tiny_games
+from tests.strategies import examples, random_position, tiny_games
 
 needs_core = pytest.mark.skipif(not CORE_AVAILABLE, reason="the compiled core is not built")
-FAST = settings(max_examples=60, deadline=None,
+FAST = settings(max_examples=examples(60), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -129,7 +129,7 @@ def _both(start, objective: str, **kw):
 
 
 @needs_core
-@settings(max_examples=30, deadline=None,
+@settings(max_examples=examples(30), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(deal=tiny_games(), objective=st.sampled_from(["none", "waste", "turns"]),
        table=st.sampled_from([0, 16]))

@@ -15,11 +15,11 @@ from model.records import Plan
 from solver.cpsat import solve_cpsat
 from solver.portfolio import solve_portfolio
 from tests.reference import reference_solve
-from tests.strategies import tiny_games
+from tests.strategies import examples, tiny_games
 
 
 @pytest.mark.slow
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deal=tiny_games())
 def test_beam_hint_changes_no_answer(deal: Deal) -> None:
     verdict, value = reference_solve(deal, "waste")
@@ -32,12 +32,12 @@ def test_beam_hint_changes_no_answer(deal: Deal) -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deal=tiny_games())
 def test_portfolio_of_dfs_and_cpsat_agrees_with_the_reference(deal: Deal) -> None:
     verdict, value = reference_solve(deal, "turns")
     # wait_all: both solvers answer and the portfolio checks they agree (SolverBug if not)
-    res = solve_portfolio(deal, "turns", time_limit=60, wait_all=True)
+    res = solve_portfolio(deal, "turns", wait_all=True)
     assert res.verdict == verdict
     assert res.solver in ("dfs", "cpsat")
     st = res.stats["portfolio"]

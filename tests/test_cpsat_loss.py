@@ -22,15 +22,15 @@ from solver import solve
 from solver.cpsat import solve_cpsat
 from solver.cpsat_loss import CANDIDATE, INFEASIBLE, build_loss_model, solve_loss_model
 from tests.reference import reference_solve
-from tests.strategies import tiny_games
+from tests.strategies import examples, tiny_games
 
 
-@settings(max_examples=40, deadline=None,
+@settings(max_examples=examples(40), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(deal=tiny_games(players=st.just(1)))
 def test_loss_model_is_never_infeasible_for_a_winnable_tiny_deal(deal: Deal) -> None:
     verdict, _ = reference_solve(deal, "none")
-    status, moves, _ = solve_loss_model(deal, 30)
+    status, moves, _ = solve_loss_model(deal)
     if verdict == "win":
         assert status != INFEASIBLE, (deal.seed, deal.rules.to_dict())
     if moves is not None:
@@ -61,9 +61,9 @@ def test_loss_model_agrees_with_the_dfs_on_larger_random_solo_games(seed: int) -
     decided = 0
     for _ in range(8):
         deal = _random_solo(rng)
-        ref = solve(deal, "none", time_limit=30)
+        ref = solve(deal, "none", node_limit=1_000_000)
         assert ref.verdict != "unknown"
-        status, moves, _ = solve_loss_model(deal, 30)
+        status, moves, _ = solve_loss_model(deal)
         if status == INFEASIBLE:
             assert ref.verdict == "loss", (deal.seed, deal.rules.to_dict())
             decided += 1
@@ -79,7 +79,7 @@ LADDER_3 = RuleSet.from_options(["preset=tiny", "hand_size=2"])
 def test_solve_cpsat_proves_ladder_losses_with_the_loss_model() -> None:
     """Tiny hand-2 deals that the exact model could not decide in 60 s without a hint."""
     for seed, want in ((1, "loss"), (2, "loss"), (4, "win")):
-        res = solve_cpsat(Deal.from_seed(seed, 1, LADDER_3), "none", time_limit=60)
+        res = solve_cpsat(Deal.from_seed(seed, 1, LADDER_3), "none")
         assert res.verdict == want
         assert res.stats["loss_model"]["status"] == (INFEASIBLE if want == "loss" else CANDIDATE)
         if want == "win":
@@ -89,8 +89,8 @@ def test_solve_cpsat_proves_ladder_losses_with_the_loss_model() -> None:
 def test_a_proven_loss_holds_for_every_objective_and_can_be_switched_off() -> None:
     deal = Deal.from_seed(1, 1, LADDER_3)
     for objective in ("waste", "turns"):
-        assert solve_cpsat(deal, objective, time_limit=60).verdict == "loss"
-    off = solve_cpsat(deal, "none", time_limit=2, loss_model=False)
+        assert solve_cpsat(deal, objective).verdict == "loss"
+    off = solve_cpsat(deal, "none", loss_model=False, params={"max_deterministic_time": 0.2})
     assert "loss_model" not in off.stats
 
 
@@ -106,9 +106,9 @@ def test_the_beam_runs_first_and_its_win_skips_the_loss_model() -> None:
     """``hint="beam"``: the beam is cheap and a win it finds proves the deal winnable, so
     the loss model does not run (it used to run first and leave the beam no time on a
     standard deal); where the beam finds no win the loss model still decides."""
-    won = solve_cpsat(Deal.from_seed(4, 1, LADDER_3), "none", time_limit=60, hint="beam")
+    won = solve_cpsat(Deal.from_seed(4, 1, LADDER_3), "none", hint="beam")
     assert won.verdict == "win" and "loss_model" not in won.stats
     assert won.stats["hint"].startswith("beam of the DFS (")
-    lost = solve_cpsat(Deal.from_seed(1, 1, LADDER_3), "none", time_limit=60, hint="beam")
+    lost = solve_cpsat(Deal.from_seed(1, 1, LADDER_3), "none", hint="beam")
     assert lost.verdict == "loss" and lost.stats["loss_model"]["status"] == INFEASIBLE
     assert lost.stats["hint"] == "beam of the DFS found no win"

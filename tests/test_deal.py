@@ -19,6 +19,7 @@ from model.deal import MASK64, Deal, SplitMix64, deal_out, shuffle
 from model.errors import InvalidDealError
 from model.game import Game
 from model.rules import STANDARD, RuleSet
+from tests.strategies import examples
 
 # ---- SplitMix64 ------------------------------------------------------------------------------
 
@@ -57,7 +58,7 @@ def test_splitmix64_published_vectors_seed_1234567() -> None:
     ]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(0, MASK64))
 def test_splitmix64_matches_the_reference_formula(seed: int) -> None:
     """R13: for any 64-bit seed the generator is the documented formula, outputs in
@@ -116,7 +117,7 @@ def test_golden_deal_0_and_tiny_deal_1() -> None:
         "2r", "1r", "2g", "4r", "B", "1g", "Cg", "3g", "1g", "3r"]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, MASK64))
 def test_shuffle_is_the_documented_fisher_yates_and_a_permutation(seed: int) -> None:
     """R13: every deal number gives a permutation of the 85 cards equal to the reference."""

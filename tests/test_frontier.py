@@ -26,9 +26,9 @@ from solver import solve
 from solver.exhaustive import Search
 from solver.state import INF, Switches
 from tests.reference import reference_solve
-from tests.strategies import random_position, tiny_games
+from tests.strategies import examples, random_position, tiny_games
 
-FAST = settings(max_examples=60, deadline=None,
+FAST = settings(max_examples=examples(60), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -90,7 +90,7 @@ def test_window_bound_holds_along_a_real_size_win(players: int) -> None:
     found = None
     for seed in range(1, 6):
         deal = Deal.from_seed(seed, players, RuleSet())
-        moves = heuristic_win(deal, "none", time_limit=10)  # any win: the bound is below all
+        moves = heuristic_win(deal, "none")  # any win: the bound is below all
         if moves:
             found = (deal, moves)
             break
@@ -117,7 +117,7 @@ VARIANTS = [{"window_players": False}, {"deepening": False}, {"pv_order": False}
             {"deepening": False, "pv_order": False, "window_players": False}]
 
 
-@settings(max_examples=25, deadline=None,
+@settings(max_examples=examples(25), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(deal=tiny_games())
 def test_new_switches_off_change_no_answer(deal: Deal) -> None:
@@ -143,7 +143,7 @@ def test_deepening_reports_a_raised_bound_when_stopped() -> None:
     assert res.bound < INF
 
 
-@settings(max_examples=25, deadline=None,
+@settings(max_examples=examples(25), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(deal=tiny_games())
 def test_deepening_slices_resumed_from_the_table_change_no_answer(deal: Deal) -> None:
@@ -180,7 +180,7 @@ def test_the_frontier_benchmark_limits_are_cpu_seconds_of_every_search_module(tm
     assert len(rows) == len(jobs)
     for r in rows:
         here = solve(Deal.from_seed(r["seed"], 1, RuleSet.from_options(["preset=tiny"])),
-                     r["objective"], time_limit=20)
+                     r["objective"], node_limit=1_000_000)
         assert r["verdict"] == here.verdict != "unknown", r
         assert (r["value"], r["optimal"]) == (here.value, here.optimal), r
         assert r["nodes"] > 0 and r["seconds"] >= 0

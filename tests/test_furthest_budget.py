@@ -16,7 +16,7 @@ from model.records import replay
 from model.rules import RuleSet
 from solver import solve
 from solver.exhaustive import FURTHEST_MIN_NODES
-from tests.strategies import tiny_games
+from tests.strategies import examples, tiny_games
 
 #: 5 rows made losable by a hand of 2 (proof in ~1.6 k nodes, the
 #: exact furthest search in ~24 M).
@@ -49,7 +49,7 @@ def test_the_two_searches_share_the_memory_cap() -> None:
     assert st["table_entries"] + st["furthest"]["states"] <= 4096
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deal=tiny_games())
 def test_every_mode_gives_the_same_verdict_and_never_claims_more(deal: Deal) -> None:
     full = solve(deal, furthest="proven")

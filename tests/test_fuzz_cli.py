@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cli.main import main
+from tests.strategies import examples
 
 ALLOWED = {0, 1, 2, 130, 141}
 
@@ -107,7 +108,7 @@ def invoke_checked(args: list[str], text: str):
     return result
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=list(HealthCheck))
 @given(command_line(), stdin_text())
 def test_no_input_ends_in_a_traceback_or_an_odd_exit_code(args, text):
     invoke_checked(args, text)
@@ -204,7 +205,7 @@ def new_command_line(draw) -> list[str]:
     return args
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=list(HealthCheck))
 @given(new_command_line(), stdin_text())
 def test_the_new_commands_refuse_bad_input_in_one_line(args, text):
     result = invoke_checked(args, text)

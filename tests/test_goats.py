@@ -23,6 +23,7 @@ from model.game import Game
 from model.moves import GOAT, Move
 from model.records import Plan, position_from_data
 from model.rules import CHOICES, GOAT_CHOICES, RuleSet
+from tests.strategies import examples
 
 TINY_GOATS = ["preset=tiny", "goats=on"]
 
@@ -307,7 +308,7 @@ def goat_rules() -> st.SearchStrategy[RuleSet]:
         lambda o: RuleSet.from_options({**rules().to_dict(), **o}))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(goat_rules(), st.integers(0, 2**32), st.integers(1, 3), st.randoms(use_true_random=False))
 def test_random_legal_play_keeps_the_goat_invariants(r: RuleSet, seed: int, players: int,
                                                      rng: random.Random) -> None:

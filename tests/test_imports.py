@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_import_contracts_hold() -> None:
-    pytest.importorskip("importlinter", reason="import-linter comes with the lint extra")
+    pytest.importorskip("importlinter", reason="import-linter comes with the test extra")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}  # benchmarks/ is not installed
     code = "import sys; from importlinter.cli import lint_imports_command as m; sys.exit(m())"
     r = subprocess.run([sys.executable, "-c", code, "--no-cache"], cwd=ROOT, env=env,

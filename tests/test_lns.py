@@ -22,7 +22,7 @@ from solver.lns import WINDOW_TABLE, improve_plan, lns_result, plan_waste
 from solver.result import WIN, SolveResult, checked_plan
 from solver.state import Switches
 from tests.reference import reference_solve, winning_lines
-from tests.strategies import random_position, tiny_games
+from tests.strategies import examples, random_position, tiny_games
 
 
 def window_search(start: Deal | Game) -> Search:
@@ -30,7 +30,7 @@ def window_search(start: Deal | Game) -> Search:
     return Search(start, "waste", Switches(table_size=WINDOW_TABLE), None, None)
 
 
-FAST = settings(max_examples=40, deadline=None,
+FAST = settings(max_examples=examples(40), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -85,7 +85,7 @@ def unproven_win(deal: Deal) -> tuple[SolveResult, int, int] | None:
     return res, value, optimum
 
 
-@settings(max_examples=25, deadline=None,
+@settings(max_examples=examples(25), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(deal=tiny_games(players=st.integers(1, 5)))
 def test_lns_result_keeps_the_answer_sound(deal: Deal) -> None:
@@ -107,7 +107,7 @@ def test_lns_result_keeps_the_answer_sound(deal: Deal) -> None:
         assert out.value == optimum == out.bound
 
 
-@settings(max_examples=25, deadline=None,
+@settings(max_examples=examples(25), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(deal=tiny_games(players=st.integers(1, 5)), slice_nodes=st.integers(1, 3000))
 def test_resume_proof_keeps_the_answer_sound(deal: Deal, slice_nodes: int) -> None:
@@ -129,7 +129,7 @@ def test_resume_proof_keeps_the_answer_sound(deal: Deal, slice_nodes: int) -> No
         assert out.value == optimum == out.bound
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deal=tiny_games())
 def test_lns_switch_changes_no_proven_optimum(deal: Deal) -> None:
     """On or off, the same verdict and optimum; off, no ``stats["lns"]``."""

@@ -39,9 +39,9 @@ from solver.cpsat_loss import GROUPS, INFEASIBLE, solve_loss_model
 from solver.reasons import LossReason, relaxation_reason, search_reason, static_reason
 from solver.state import INF
 from tests.reference import first_losing_move, reference_solve
-from tests.strategies import random_position, tiny_games
+from tests.strategies import examples, random_position, tiny_games
 
-SOUND = settings(max_examples=80, deadline=None,
+SOUND = settings(max_examples=examples(80), deadline=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 STATIC_KINDS = {"summit", "cards", "turns", "height", "bridges", "deck", "windows"}
 
@@ -99,7 +99,7 @@ def test_the_new_switches_change_no_verdict_from_mid_game(deal: Deal, steps: int
             assert isinstance(res.reason, LossReason) and res.reason.text
 
 
-@settings(max_examples=40, deadline=None,
+@settings(max_examples=examples(40), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(deal=tiny_games(), steps=st.integers(1, 8), seed=st.integers(0, 2**16))
 def test_the_loss_model_is_never_infeasible_from_a_won_mid_game_position(deal: Deal, steps: int,
@@ -191,7 +191,7 @@ def test_analyse_and_solve_print_the_reason(tmp_path) -> None:
     path.write_text(dumps(Plan(deal, moves).to_json()))
     out = CliRunner().invoke(cli, ["analyse", str(path), "--time-per-move", "5"])
     assert out.exit_code == 0, out.output
-    a = analyse(deal, moves, "none", 5)
+    a = analyse(deal, moves, "none", None)
     assert f"Why the position after move {a.first_proven_loss} cannot be won" in out.output
     lost = replay(deal, moves[:a.first_proven_loss]).game
     pos = tmp_path / "pos.json"

@@ -25,9 +25,9 @@ from solver.abstraction import Abstraction, abstract_search, colour_classes
 from solver.exhaustive import CORE_AVAILABLE, Search
 from solver.state import Switches
 from tests.reference import reference_solve
-from tests.strategies import random_position, tiny_games
+from tests.strategies import examples, random_position, tiny_games
 
-FAST = settings(max_examples=40, deadline=None,
+FAST = settings(max_examples=examples(40), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 PLAYERS = st.integers(1, 5)
 
@@ -129,7 +129,7 @@ def test_every_real_move_is_an_abstract_move_at_no_greater_cost(deal, steps, see
         assert got[key] + (kind == 1) <= real_cost
 
 
-@settings(max_examples=60, deadline=None,
+@settings(max_examples=examples(60), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(deal=tiny_games(PLAYERS), steps=st.integers(0, 8), seed=st.integers(0, 2**16),
        core=st.booleans())

@@ -38,6 +38,7 @@ from model.game import Game
 from model.moves import CAMPFIRE, DISCARD, PLACE, Move
 from model.records import Plan, position_from_data, replay
 from model.rules import STANDARD, RuleSet
+from tests.strategies import examples
 
 L = parse_cards
 
@@ -117,7 +118,7 @@ def test_non_ascii_lookalikes_and_huge_values_are_card_syntax_errors(token: str)
     assert "position 9" in str(exc.value) and exc.value.token == token
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.one_of(
     st.text(max_size=8),
     st.text(alphabet="0123456789rgbypxCBS cRGB\t,:", max_size=6),
@@ -156,7 +157,7 @@ def card_spellings(draw) -> tuple[Card, str]:
     return card, pad + text + pad
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(card_spellings())
 def test_accepted_spellings_parse_to_the_card(spelled: tuple[Card, str]) -> None:
     """Card text: kind letters in any case, surrounding blanks ignored; format is canonical."""

@@ -55,7 +55,7 @@ def unsupported(deal: Deal, objective: str, **_: object) -> SolveResult:
 
 def test_first_proof_wins_and_the_slow_solver_is_stopped() -> None:
     deal = find_deal("win")
-    res = solve_portfolio(deal, "none", time_limit=20, solvers={"slow": slow_unknown, "dfs": fast_dfs})
+    res = solve_portfolio(deal, "none", solvers={"slow": slow_unknown, "dfs": fast_dfs})
     assert res.verdict == "win" and res.solver == "dfs"
     st = res.stats["portfolio"]
     assert st["dfs"]["status"] == "proved"
@@ -66,13 +66,13 @@ def test_first_proof_wins_and_the_slow_solver_is_stopped() -> None:
 def test_contradicting_proofs_raise_instead_of_answering() -> None:
     deal = find_deal("win")
     with pytest.raises(SolverBug, match="disagree"):
-        solve_portfolio(deal, "none", time_limit=20, wait_all=True,
+        solve_portfolio(deal, "none", wait_all=True,
                         solvers={"dfs": fast_dfs, "liar": says_loss})
 
 
 def test_wait_all_keeps_every_answer_and_reports_the_first_prover() -> None:
     deal = find_deal("loss")
-    res = solve_portfolio(deal, "none", time_limit=20, wait_all=True,
+    res = solve_portfolio(deal, "none", wait_all=True,
                           solvers={"dfs": fast_dfs, "x": unsupported})
     assert res.verdict == "loss" and res.solver == "dfs"
     assert set(res.stats["portfolio"]) == {"dfs", "x"}
@@ -81,7 +81,7 @@ def test_wait_all_keeps_every_answer_and_reports_the_first_prover() -> None:
 def test_unsupported_solver_is_reported_and_the_other_answers() -> None:
     deal = find_deal("loss")
     # wait_all: on a busy machine the DFS's proof can come before the other worker reports
-    res = solve_portfolio(deal, "none", time_limit=20, wait_all=True,
+    res = solve_portfolio(deal, "none", wait_all=True,
                           solvers={"x": unsupported, "dfs": fast_dfs})
     assert res.verdict == "loss" and res.solver == "dfs"
     assert res.stats["portfolio"]["x"]["status"].startswith("unsupported: this rule option")
@@ -90,7 +90,7 @@ def test_unsupported_solver_is_reported_and_the_other_answers() -> None:
 def test_unproven_answers_merge_best_win_with_best_bound() -> None:
     deal = find_deal("win")
     exact = solve(deal, "waste")
-    res = solve_portfolio(deal, "waste", time_limit=20,
+    res = solve_portfolio(deal, "waste",
                           solvers={"stopped": stopped_win, "bounder": bound_only})
     assert res.verdict == "win"
     assert res.bound == exact.value
@@ -105,7 +105,7 @@ def crashes(deal: Deal, objective: str, **_: object) -> SolveResult:
 def test_a_crashing_solver_fails_the_portfolio_instead_of_answering_unknown() -> None:
     deal = find_deal("loss")
     with pytest.raises(SolverBug, match="boom"):
-        solve_portfolio(deal, "none", time_limit=20, solvers={"x": crashes, "slow": slow_unknown})
+        solve_portfolio(deal, "none", solvers={"x": crashes, "slow": slow_unknown})
 
 
 # ---- signals: the portfolio runs in a child process, signalled once it is ready ---------

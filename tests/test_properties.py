@@ -28,6 +28,7 @@ from model.game import LOSS, WIN, Game
 from model.moves import CAMPFIRE, DISCARD, PLACE, Move
 from model.records import Plan, position_from_data, replay
 from model.rules import CHOICES, RuleSet
+from tests.strategies import examples
 
 RULING = re.compile(r"R(1[0-3]|[1-9])")
 
@@ -244,7 +245,7 @@ def play(data, deal: Deal, max_moves: int = 200, brute_every: int = 4):
     return game, legal_sets, keys
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deal=deals(), data=st.data())
 def test_random_play_keeps_every_invariant(deal: Deal, data) -> None:
     """R1–R13: card count conserved, no card beyond its copies, every filled slot satisfies
@@ -317,7 +318,7 @@ def expect_rejected_at(deal: Deal, moves: list[Move], index: int, keys: list) ->
     assert r.game.key() == keys[index]
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deal=deals(), data=st.data())
 def test_replay_accepts_random_games_and_rejects_corruptions(deal: Deal, data) -> None:
     """``replay`` accepts every game random legal play produces (also through Plan

@@ -16,7 +16,7 @@ from model.deal import Deal
 from model.records import replay
 from model.rules import RuleSet
 from tests.reference import reference_search, reference_solve, winning_lines
-from tests.strategies import tiny_games
+from tests.strategies import examples, tiny_games
 
 
 def rules(**kw: int) -> RuleSet:
@@ -128,7 +128,7 @@ def test_unknown_objective_is_an_error():
 # ---- properties on random tiny games -----------------------------------------------------
 
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tiny_games())
 def test_reference_lines_replay_and_are_optimal(d: Deal):
     results = {o: reference_search(d, o) for o in ("none", "waste", "turns")}

@@ -146,7 +146,7 @@ def test_the_review_json_agrees_with_the_engine(players: int) -> None:
     # costly: exactly the marked moves, biggest paired drop first
     assert j["costly"] == [m["index"] for m in j["marks"]]
     assert sorted(j["costly"]) == [m["index"] for m in j["moves"] if m["mark"]]
-    a = analyse(game.plan.start, moves, "none", 1.0)
+    a = analyse(game.plan.start, moves, "none", None)
     assert j["open_hand"]["winnable"] == a.positions[0].verdict
     assert j["open_hand"]["losing_move"] == a.losing_move
 

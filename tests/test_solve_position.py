@@ -22,9 +22,9 @@ from solver import solve
 from solver.heuristic import heuristic_win
 from solver.result import OBJECTIVES, WIN
 from tests.reference import reference_solve
-from tests.strategies import random_position, tiny_games
+from tests.strategies import examples, random_position, tiny_games
 
-FAST = settings(max_examples=40, deadline=None,
+FAST = settings(max_examples=examples(40), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

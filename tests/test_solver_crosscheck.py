@@ -31,15 +31,16 @@ from model.records import replay
 from model.rules import CHOICES
 from solver import solve
 from tests.reference import reference_solve
-from tests.strategies import tiny_games
+from tests.strategies import examples, tiny_games
 
 OBJECTIVES = ("none", "waste", "turns")
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def fast(examples: int) -> settings:
-    """Hypothesis settings: ``examples`` examples, no deadline (solves vary in time)."""
-    return settings(max_examples=examples, deadline=None,
+def fast(full: int) -> settings:
+    """Hypothesis settings: ``full`` examples (scaled by the profile: :func:`examples`), no
+    deadline (solves vary in time)."""
+    return settings(max_examples=examples(full), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 

@@ -14,7 +14,7 @@ from model.records import replay
 from model.rules import RuleSet
 from solver.exhaustive import solve
 from tests.reference import reference_solve
-from tests.strategies import tiny_games
+from tests.strategies import examples, tiny_games
 
 
 def test_bound_after_a_node_limit_is_the_start_positions() -> None:
@@ -35,7 +35,7 @@ BEAMS_END_AT_THE_LIMIT = Deal.from_decks(
             summits=1, hand_size=3))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deal=tiny_games(), objective=st.sampled_from(["waste", "turns"]),
        limit=st.integers(min_value=1, max_value=400))
 @example(deal=BEAMS_END_AT_THE_LIMIT, objective="waste", limit=336)
@@ -77,7 +77,7 @@ def naive_furthest(deal: Deal) -> int:
     return best
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deal=tiny_games())
 def test_a_proven_loss_reports_the_furthest_the_deal_can_be_taken(deal: Deal) -> None:
     res = solve(deal, furthest="proven")
@@ -95,7 +95,7 @@ def test_furthest_of_a_loss_counts_lines_the_bounds_cut() -> None:
     rules = RuleSet.from_options(["values=1", "bridges=0", "summits=1", "colours=2",
                                   "copies=1", "campfires=0"])
     deal = Deal.from_seed(1, 5, rules)
-    res = solve(deal, time_limit=30, furthest="proven")
+    res = solve(deal, node_limit=1_000_000, furthest="proven")
     assert res.verdict == "loss"
     assert res.stats["best_progress_proven"]
     assert res.best_progress >= 2

@@ -24,9 +24,9 @@ from solver.exhaustive import Search
 from solver.state import INF, Switches
 from solver.stepbound import row_steps, step_bound
 from tests.reference import reference_solve
-from tests.strategies import random_position, tiny_games
+from tests.strategies import examples, random_position, tiny_games
 
-FAST = settings(max_examples=60, deadline=None,
+FAST = settings(max_examples=examples(60), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -78,7 +78,7 @@ def test_a_row_nothing_can_fill_makes_the_bound_infinite() -> None:
     assert row_steps(s) == INF
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deal=tiny_games())
 def test_switch_gives_the_same_optimum(deal: Deal) -> None:
     on = solve(deal, "waste", step_bound=True)
