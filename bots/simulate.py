@@ -1,14 +1,21 @@
 """``ascent simulate``: bots play many deals on the study machinery; win rates, the open-hand
 verdict on the same deals and the price of silence.
 
-One task per (bot and its parameters, rule set, player count, seed). A task
-(:func:`play_task`, run on Dask workers by :func:`studies.runner.run_tasks`) plays the deal
-with the bot in every seat (:func:`bots.base.play_deal`) and, unless the bot is ``cheat``
+One task per (bot and its parameters, partners and theirs, rule set, player count, seed). A
+task (:func:`play_task`, run on Dask workers by :func:`studies.runner.run_tasks`) plays the
+deal with the bot in every seat, or with ``partners`` the bot in seat 1 and the partners' bot
+in every other seat (a mixed table, :func:`bots.base.play_table`), and, unless the bot is ``cheat``
 itself or ``open_hand`` is off, solves the same deal with every card known
 (:func:`solver.solve`, ``open_time_limit`` seconds): the open-hand verdict the bot is paired
 with. Its row holds the outcome, slots filled, cards out, turns, seconds, the open-hand verdict
 and the game record (JSON, replayable by ``ascent replay``). Rows live in an SQLite table
 ``games`` (WAL; resumable: a stored key is not played again).
+
+Who sat where: the ``bot`` and ``params`` columns are seat 1's; the record's ``seats`` holds
+every seat's ``{"bot", "params"}``, seat 1 first, and the ``task`` column (JSON) the
+``partners`` and ``partner_params`` of a mixed table (``json_extract(task, '$.partners')``;
+NULL when the bot sat in every seat). The columns are those of databases written before mixed
+tables, so an old database is read and resumed as it is.
 
 :func:`report` turns the rows of a run into one line per player count:
 
@@ -51,35 +58,97 @@ def rules_json(rules: RuleSet) -> str:
     return json.dumps(rules.to_dict(), sort_keys=True, separators=(",", ":"))
 
 
+def parse_partners(spec: str) -> tuple[str, dict[str, Any]]:
+    """The partners' bot and its parameters from ``NAME`` or ``NAME:K=V,K=V`` (e.g.
+    ``plausible``, ``noisy:rate=0.1``, ``uct:iterations=400``): a value reads as a whole
+    number, a number, ``true``/``false``, or else text. The bot is built once to check it
+    (:func:`bots.make_bot`). Raises ``ValueError`` with a one-line reason for an unknown bot,
+    a malformed ``K=V``, or a parameter the bot does not take or refuses."""
+    from bots import BOT_NAMES, make_bot
+
+    name, _, rest = spec.strip().partition(":")
+    if name not in BOT_NAMES:
+        raise ValueError(f"--partners {spec!r}: unknown bot {name!r} (valid bots: "
+                         f"{', '.join(BOT_NAMES)})")
+    params: dict[str, Any] = {}
+    for item in filter(None, (x.strip() for x in rest.split(","))):
+        key, eq, text = item.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"--partners {spec!r}: {item!r} is not K=V")
+        value: Any = text.strip()
+        for conv in (int, float):
+            try:
+                value = conv(text)
+                break
+            except ValueError:
+                continue
+        if text.strip().lower() in ("true", "false"):
+            value = text.strip().lower() == "true"
+        params[key.strip()] = value
+    try:
+        make_bot(name, **params)
+    except TypeError:
+        raise ValueError(f"--partners {spec!r}: a parameter the {name} bot does not take "
+                         f"({', '.join(sorted(params))})") from None
+    except (ValueError, ImportError) as exc:
+        raise ValueError(f"--partners {spec!r}: {exc}") from None
+    return name, params
+
+
 def build_tasks(bot: str, params: dict[str, Any], players: Sequence[int], seeds: Sequence[int],
-                rules: RuleSet, open_hand: bool = True, open_time_limit: float = 10.0) -> list[dict]:
+                rules: RuleSet, open_hand: bool = True, open_time_limit: float = 10.0,
+                partners: str | None = None,
+                partner_params: dict[str, Any] | None = None) -> list[dict]:
     """The tasks of one simulation, player count by player count, seed by seed. The key names
-    the bot, its parameters, the rules, the player count, the seed and the open-hand limit."""
+    the bot, its parameters, the rules, the player count, the seed and the open-hand limit,
+    and with ``partners`` (a bot of :data:`bots.BOT_NAMES` in every seat but the first, with
+    ``partner_params``) the partners (a key without them is the key of the same bot in every
+    seat, as before partners existed, so old databases resume)."""
     pjson = json.dumps(params, sort_keys=True, separators=(",", ":"))
     rj = rules_json(rules)
     opened = "none" if not open_hand else f"{open_time_limit:g}"
+    mixed = ""
+    if partners is not None:
+        partner_params = partner_params or {}
+        mixed = f"|partners={partners}" + json.dumps(partner_params, sort_keys=True,
+                                                      separators=(",", ":"))
     tasks = []
     for p in players:
         for s in seeds:
-            tasks.append({
-                "key": f"{bot}|{pjson}|{rj}|p{p}|s{s}|open={opened}",
+            task = {
+                "key": f"{bot}|{pjson}|{rj}|p{p}|s{s}|open={opened}{mixed}",
                 "bot": bot, "params": params, "rules": rules.to_dict(), "players": p, "seed": s,
                 "open_hand": open_hand, "open_time_limit": open_time_limit,
-            })
+            }
+            if partners is not None:
+                task.update(partners=partners, partner_params=partner_params)
+            tasks.append(task)
     return tasks
+
+
+def seats_of(task: dict[str, Any]) -> list[dict[str, Any]]:
+    """Who sits where in ``task``: per seat, seat 1 first, ``{"bot": NAME, "params": {...}}``
+    (the task's bot in seat 1, its ``partners`` in the others; the bot everywhere without)."""
+    first = {"bot": task["bot"], "params": task["params"]}
+    other = ({"bot": task["partners"], "params": task.get("partner_params") or {}}
+             if task.get("partners") else first)
+    return [first] + [other] * (task["players"] - 1)
 
 
 def play_task(task: dict[str, Any]) -> dict[str, Any]:
     """Play one task (see the module docstring); a row of :data:`COLUMNS`."""
     from bots import make_bot
-    from bots.base import play_deal
+    from bots.base import play_table
     from bots.cheat import CheatBot
 
     rules = RuleSet.from_options(task["rules"])
     deal = Deal.from_seed(task["seed"], task["players"], rules)
+    seats = seats_of(task)
     bot = make_bot(task["bot"], **task["params"])
-    result = play_deal(deal, bot)
-    if isinstance(bot, CheatBot):
+    table = [bot] + [make_bot(x["bot"], **x["params"]) if task.get("partners") else bot
+                     for x in seats[1:]]
+    result = play_table(deal, table)
+    if isinstance(bot, CheatBot) and not task.get("partners"):
         open_verdict = bot.verdict
     elif task.get("open_hand", True) and task.get("known_open_verdict") in PROVEN:
         open_verdict = task["known_open_verdict"]  # proven before, in this database
@@ -91,6 +160,7 @@ def play_task(task: dict[str, Any]) -> dict[str, Any]:
         open_verdict = None
     record = result.plan.to_json()
     record["bot"] = {"name": task["bot"], "params": task["params"], "outcome": result.outcome}
+    record["seats"] = seats
     return {
         "bot": task["bot"], "params": json.dumps(task["params"], sort_keys=True),
         "rules": rules_json(rules), "players": task["players"], "seed": task["seed"],
@@ -218,7 +288,10 @@ def write_records(rows: Sequence[dict[str, Any]], directory: str | os.PathLike) 
         if not r.get("record"):
             continue
         text = dumps(json.loads(r["record"])) + "\n"
-        stem = f"{r['bot']}-p{r['players']}-seed{r['seed']}"
+        seats = json.loads(r["record"]).get("seats") or []
+        names = [x["bot"] for x in seats]
+        table = r["bot"] if len(set(names)) <= 1 else f"{names[0]}+{names[1]}"
+        stem = f"{table}-p{r['players']}-seed{r['seed']}"
         n = 0
         path: Path | None
         while True:
