@@ -24,8 +24,11 @@ tables, so an old database is read and resumed as it is.
   out of the game at a win), ``seconds_per_game`` (mean wall time, bot's thinking included);
 * ``open_won``, ``open_unknown``, ``open_win`` with its interval (unknowns counted both ways);
 * ``price``: the price of silence, open-hand win share − bot win share, paired deal by deal
-  (mean of ``open_won_i − bot_won_i``, an unknown open-hand verdict counted as not won), with a
-  95 % normal interval of the paired mean ``price_interval`` (cut to [-1, 1]); ``silent_share``: bot wins over
+  (mean of ``open_won_i − bot_won_i``, an unknown open-hand verdict counted as not won), with
+  its 95 % interval ``price_interval``: Newcombe's hybrid score interval for paired shares
+  (1998, method 10; :func:`bots.mistakes.paired_interval`, the review's), the deals the pairs.
+  It stays inside [-1, 1] and has width on small runs, where a normal interval of the paired
+  differences has variance 0 (one deal, or every deal alike); ``silent_share``: bot wins over
   open-hand wins (the goal is at least one half); ``price_if_unknown_won`` and
   ``silent_share_if_unknown_won``: the same with every unknown open-hand verdict counted as a
   win (the other end of the unknowns).
@@ -34,7 +37,6 @@ tables, so an old database is read and resumed as it is.
 from __future__ import annotations
 
 import json
-import math
 import os
 import sqlite3
 from pathlib import Path
@@ -227,6 +229,7 @@ def load_rows(db_path: str | os.PathLike, keys: Iterable[str]) -> list[dict[str,
 def report(rows: Sequence[dict[str, Any]], players: Sequence[int]) -> list[dict[str, Any]]:
     """Per player count (in ``players`` order, then ``"all"``), the figures of the module
     docstring. Rows whose ``outcome`` is ``error`` are counted in ``errors`` only."""
+    from bots.mistakes import paired_interval
     from studies.stats import wilson, wilson_unknown
 
     out = []
@@ -254,17 +257,20 @@ def report(rows: Sequence[dict[str, Any]], players: Sequence[int]) -> list[dict[
         }
         if paired:
             m = len(paired)
-            diffs = [(r["open_verdict"] == "win") - (r["outcome"] == "win") for r in paired]
-            mean = sum(diffs) / m
-            var = sum((d - mean) ** 2 for d in diffs) / (m - 1) if m > 1 else 0.0
-            half = 1.96 * math.sqrt(var / m)
-            bot_won_paired = sum(1 for r in paired if r["outcome"] == "win")
+            o = [r["open_verdict"] == "win" for r in paired]
+            b = [r["outcome"] == "win" for r in paired]
+            mean = (sum(o) - sum(b)) / m
+            bot_won_paired = sum(b)
+            # Newcombe's paired interval of open share − bot share (the review's; the deals
+            # are the pairs: won by both, by the open hand only, by the bot only, by neither)
+            price_interval = paired_interval(
+                sum(x and y for x, y in zip(o, b)), sum(x and not y for x, y in zip(o, b)),
+                sum(y and not x for x, y in zip(o, b)), sum(not (x or y) for x, y in zip(o, b)))
             line.update({
                 "open_games": m, "open_won": o_won, "open_unknown": o_unknown,
                 "open_win": o_won / m, "open_interval": list(wilson_unknown(o_won, o_unknown, m)),
                 "price": mean,
-                # a difference of two shares lies in [-1, 1]: the normal interval is cut there
-                "price_interval": [max(-1.0, mean - half), min(1.0, mean + half)],
+                "price_interval": list(price_interval),
                 "silent_share": bot_won_paired / o_won if o_won else None,
                 # the same with every unknown open-hand verdict counted as a win (the solver
                 # ran out of time; on this machine unloaded it wins every deal of the corpus)
