@@ -29,11 +29,17 @@ from benchmarks.team import BOTS
 from studies.stats import wilson
 
 #: The variants a table is made of: name -> (bot of :func:`bots.make_bot`, parameters). Those
-#: of :data:`benchmarks.team.BOTS` and the stand-ins for people at their issue rates.
+#: of :data:`benchmarks.team.BOTS`, the stand-ins for people at their issue rates, and ``uct``
+#: with the partner model (``adhoc``; ``adhoc-worlds``: in the worlds only; ``adhoc-tree``: in
+#: the tree and playouts only).
 VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     **BOTS,
     "plausible": ("plausible", {"rate": 0.3}),
     "noisy": ("noisy", {"rate": 0.2}),
+    # uct with the partner model (bots/partner_model.py): both parts, then each alone
+    "adhoc": ("uct", {"model": True}),
+    "adhoc-worlds": ("uct", {"model": True, "model_tree": False}),
+    "adhoc-tree": ("uct", {"model": True, "model_worlds": False}),
 }
 
 

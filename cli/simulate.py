@@ -30,7 +30,9 @@ def _interval(iv) -> str:
               help="The bot in every seat: greedy, sampling (PIMC), determinized (sampled "
                    "worlds searched by the beam), best (the strongest silent bot measured: today "
                    "uct), team (rollouts over the greedy blueprint), uct "
-                   "(information-set MCTS over the same blueprint), cheat (open-hand "
+                   "(information-set MCTS over the same blueprint), adhoc (uct with a partner "
+                   "model inferred from the partners' moves), plausible and noisy (greedy "
+                   "with a share of other moves: stand-ins for people), cheat (open-hand "
                    "solver) or openspiel-ismcts (needs the .[openspiel] extra).")
 @click.option("--partners", default=None, metavar="BOT[:K=V,...]",
               help="A mixed table: --bot sits in seat 1 and this bot in every other seat, "
@@ -154,10 +156,10 @@ def simulate(bot: str, partners: str | None, players: str, deals: int | None, se
                "--beliefs": ("beliefs", beliefs, beliefs),
                "--candidates": ("candidates", candidates, candidates is not None)}
     takes = {"--worlds": ("sampling", "determinized", "team"),
-             "--seconds": ("sampling", "determinized"), "--iterations": ("uct",),
+             "--seconds": ("sampling", "determinized"), "--iterations": ("uct", "adhoc"),
              "--rate": ("plausible", "noisy"),
              "--beliefs": ("team", "uct"),
-             "--candidates": ("sampling", "determinized", "team", "uct")}
+             "--candidates": ("sampling", "determinized", "team", "uct", "adhoc")}
     for opt, (_, _, on) in options.items():
         if on and bot_params not in takes[opt]:
             named = f"best (today {bot_params})" if bot == "best" else bot
@@ -166,9 +168,10 @@ def simulate(bot: str, partners: str | None, players: str, deals: int | None, se
     if bot_params == "sampling":
         params = {"worlds": worlds or 8, "seconds": move_seconds, "candidates": candidates or 4,
                   "horizon": horizon, "seed": bot_seed}
-    elif bot_params in ("determinized", "team", "uct"):
+    elif bot_params in ("determinized", "team", "uct", "adhoc"):
         # the options given (all the bot's own, checked above); the bot's defaults otherwise
-        always = {"seconds": move_seconds} if bot_params == "determinized" else {"beliefs": beliefs}
+        always = ({"seconds": move_seconds} if bot_params == "determinized"
+                  else {} if bot_params == "adhoc" else {"beliefs": beliefs})
         params = {"seed": bot_seed, **always,
                   **{name: v for name, v, on in options.values() if on}}
     elif bot_params in ("plausible", "noisy"):
