@@ -4,6 +4,7 @@ Usage (one process each; run with ``nice``)::
 
     python -m benchmarks.mixed play --out DIR --players 3 --seeds 50001-50100 --table plausible/uct
     python -m benchmarks.mixed report --out DIR --base uct/uct
+    python -m benchmarks.mixed cost --players 3,5 --seeds 50001-50010
 
 A *table* is ``SEAT1/OTHERS``, two variants of :data:`VARIANTS` (``uct/uct`` is self-play,
 ``plausible/uct`` a person-like player with ``uct`` team-mates, ``uct/plausible`` ``uct`` with
@@ -12,7 +13,8 @@ row per game as it is played (table, seat-1 and partners' variants, players, see
 moves, CPU seconds of each seat's bots, the moves as JSON), so an interrupted run resumes.
 ``report`` prints a Markdown table per player count: wins with 95 % Wilson intervals, the
 ratio to the ``--base`` table's wins on the same deals, and the deals won only by one of the
-two (paired on the seed). CPU is ``time.process_time`` of each ``choose`` call.
+two (paired on the seed). CPU is ``time.process_time`` of each ``choose`` call. ``cost``
+times a decision of ``uct`` with and without the parts of the partner model (:func:`cost`).
 """
 
 from __future__ import annotations
@@ -139,10 +141,55 @@ def report(outs: list[Path], base: str = "uct/uct") -> str:
     return "\n".join(lines) + "\n"
 
 
+def cost(players: list[int], seeds: list[int]) -> str:
+    """CPU seconds a decision of ``uct`` without and with the parts of the partner model, from
+    the same positions: seat 1's observation after 2–4 rounds of a game whose other seats play
+    ``plausible`` (seed by seed), one line per player count and variant; and the inference
+    alone (:func:`bots.partner_model.infer` on the 32 worlds of the pool)."""
+    import random as _random
+
+    from bots import fastplay, make_bot
+    from bots.partner_model import infer
+    from model.deal import Deal
+    from model.game import Game
+    from model.observation import observe
+
+    variants = ("uct", "adhoc-worlds", "adhoc-tree", "adhoc")
+    lines = ["| players | positions | " + " | ".join(variants) + " | inference alone |",
+             "|---:|---:|" + "---:|" * (len(variants) + 1)]
+    for p in players:
+        obs_list = []
+        for seed in seeds:
+            g = Game(Deal.from_seed(seed, p))
+            person = make_bot("plausible", seed=seed)
+            for _ in range(p * (2 + seed % 3)):
+                if g.outcome() is not None:
+                    break
+                g.push(person.choose(observe(g)))
+            while g.outcome() is None and g.to_move != 0:
+                g.push(person.choose(observe(g)))
+            if g.outcome() is None:
+                obs_list.append(observe(g))
+        cells = []
+        for v in variants:
+            kind, params = VARIANTS[v]
+            t0 = time.process_time()
+            for obs in obs_list:
+                make_bot(kind, **params).choose(obs)
+            cells.append(f"{(time.process_time() - t0) / max(1, len(obs_list)):.3f}")
+        t0 = time.process_time()
+        for obs in obs_list:
+            sampler = fastplay.Sampler(obs)
+            infer(obs, [sampler.draw(k).to_game() for k in range(32)], _random.Random(0))
+        cells.append(f"{(time.process_time() - t0) / max(1, len(obs_list)):.3f}")
+        lines.append(f"| {p} | {len(obs_list)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.mixed")
-    ap.add_argument("command", choices=("play", "report"))
-    ap.add_argument("--out", required=True, nargs="+")
+    ap.add_argument("command", choices=("play", "report", "cost"))
+    ap.add_argument("--out", nargs="+", default=[])
     ap.add_argument("--players", default="3")
     ap.add_argument("--seeds", default="50001-50100")
     ap.add_argument("--table", default="uct/uct", help="play: SEAT1/OTHERS variants")
@@ -162,12 +209,18 @@ def main(argv: list[str] | None = None) -> int:
         print("error: --players must be counts from 1 to 5 and --seeds a non-empty range",
               file=sys.stderr)
         return 2
+    if a.command == "cost":
+        print(cost(players, seeds), end="")
+        return 0
     if a.command == "play":
         if len(a.out) != 1:
             print("error: play writes to one --out DIR", file=sys.stderr)
             return 2
         play(Path(a.out[0]), players, seeds, a.table)
     else:
+        if not a.out:
+            print("error: report needs --out DIR or jsonl files", file=sys.stderr)
+            return 2
         print(report([Path(x) for x in a.out], a.base), end="")
     return 0
 

@@ -155,3 +155,26 @@ def test_simulate_partners_records_the_seats_and_refuses_bad_partners(tmp_path: 
                                   "--deals", "1"), 2, why)
     assert_one_line_error(run("simulate", "--bot", "noisy", "--rate", "2", "--players", "3",
                               "--deals", "1"), 2, "--rate")
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "--out", "X", "--table", "oracle/uct"],
+    ["play", "--out", "X", "--players", "7"],
+    ["report"],
+])
+def test_mixed_benchmark_refuses_bad_input(argv, tmp_path, capsys) -> None:
+    from benchmarks.mixed import main
+
+    argv = [str(tmp_path / "x") if a == "X" else a for a in argv]
+    assert main(argv) == 2
+    assert "error" in capsys.readouterr().err
+
+
+def test_mixed_benchmark_plays_and_reports(tmp_path) -> None:
+    from benchmarks.mixed import main, report
+
+    for table in ("greedy/greedy", "plausible/greedy"):
+        assert main(["play", "--out", str(tmp_path), "--players", "2", "--seeds", "1-3",
+                     "--table", table]) == 0
+    text = report([tmp_path], "greedy/greedy")
+    assert "| 2 | plausible/greedy | 3 |" in text and "| 2 | greedy/greedy | 3 |" in text
