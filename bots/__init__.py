@@ -3,21 +3,23 @@ see only the observation of the player to move (:mod:`model.observation`, ruling
 ``best`` is the strongest silent bot measured (today ``uct``, see :data:`BEST`), so that
 scripts and the web page need not know its name; ``team`` searches over the greedy
 blueprint, every seat of its rollouts silent (:mod:`bots.team`); ``uct`` is information-set
-MCTS over the seat's own decisions on the same blueprint (:mod:`bots.uct`); ``cheat`` is the
-open-hand solver, the upper bound; ``openspiel-ismcts`` (optional extra ``.[openspiel]``) is
+MCTS over the seat's own decisions on the same blueprint (:mod:`bots.uct`); ``adhoc`` is
+``uct`` with a partner model inferred from the partners' moves (:mod:`bots.partner_model`); ``cheat`` is the
+open-hand solver, the upper bound; ``plausible`` and ``noisy`` are greedy with a share of
+other moves, stand-ins for people (:mod:`bots.people`); ``openspiel-ismcts`` (optional extra ``.[openspiel]``) is
 OpenSpiel's information-set MCTS on the game registered in :mod:`bots.openspiel_game`.
 
-:func:`bots.base.play_deal` plays a deal with one bot in every seat; :func:`make_bot` builds a
-bot by name."""
+:func:`bots.base.play_deal` plays a deal with one bot in every seat, :func:`bots.base.play_table`
+with a bot per seat (a mixed table); :func:`make_bot` builds a bot by name."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from bots.base import Bot, GameResult, play_deal
+from bots.base import Bot, GameResult, play_deal, play_table
 
-BOT_NAMES = ("greedy", "sampling", "determinized", "best", "team", "uct", "cheat",
-             "openspiel-ismcts")
+BOT_NAMES = ("greedy", "sampling", "determinized", "best", "team", "uct", "adhoc",
+             "plausible", "noisy", "cheat", "openspiel-ismcts")
 
 #: the bot that ``best`` names: the strongest silent bot of docs/results.md (``uct`` won
 #: more than ``determinized`` at every player count on the same 200 fresh deals)
@@ -29,7 +31,9 @@ def make_bot(name: str, **params: Any) -> Bot:
     ``worlds``, ``seconds``, ``seed``...; ``determinized``: ``worlds``, ``candidates``,
     ``seconds``, ``seed``...; ``best``: those of the bot :data:`BEST` names; ``team``: ``worlds``, ``candidates``,
     ``beliefs``, ``tries``, ``seed``; ``uct``: ``iterations``, ``candidates``,
-    ``depth_candidates``, ``exploration``, ``beliefs``, ``pool``, ``flat``, ``seed``; ``cheat``:
+    ``depth_candidates``, ``exploration``, ``beliefs``, ``pool``, ``flat``, ``seed``;
+    ``adhoc``: ``uct`` with the partner model on (``model=True``) and the same parameters;
+    ``plausible``: ``rate``, ``top``, ``seed``; ``noisy``: ``rate``, ``seed``; ``cheat``:
     ``time_limit``; ``openspiel-ismcts``: ``simulations``, ``seed``). Raises ``ValueError``
     for an unknown name and ``ImportError`` when ``openspiel-ismcts`` is asked for without the
     extra installed."""
@@ -55,6 +59,18 @@ def make_bot(name: str, **params: Any) -> Bot:
         from bots.uct import UctBot
 
         return UctBot(**params)
+    if name == "adhoc":
+        from bots.uct import UctBot
+
+        return UctBot(**{"model": True, **params})
+    if name == "plausible":
+        from bots.people import PlausibleBot
+
+        return PlausibleBot(**params)
+    if name == "noisy":
+        from bots.people import NoisyBot
+
+        return NoisyBot(**params)
     if name == "cheat":
         from bots.cheat import CheatBot
 
@@ -66,4 +82,4 @@ def make_bot(name: str, **params: Any) -> Bot:
     raise ValueError(f"unknown bot {name!r}; valid bots: {', '.join(BOT_NAMES)}")
 
 
-__all__ = ["BEST", "BOT_NAMES", "Bot", "GameResult", "make_bot", "play_deal"]
+__all__ = ["BEST", "BOT_NAMES", "Bot", "GameResult", "make_bot", "play_deal", "play_table"]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, Sequence
 
 from model.deal import Deal
 from model.game import WIN, Game
@@ -69,20 +69,32 @@ class GameResult:
 
 
 def play_deal(deal: Deal, bot: Bot, max_turns: int | None = None) -> GameResult:
-    """Play ``deal`` with ``bot`` in every seat until the game ends (R10 win, R12 loss).
+    """Play ``deal`` with ``bot`` in every seat until the game ends (R10 win, R12 loss):
+    :func:`play_table` with the same bot in each seat."""
+    return play_table(deal, [bot] * deal.players, max_turns)
 
-    Each turn the bot gets the observation of the player to move (:func:`observe`), never the
-    game; its move is checked and applied by :meth:`Game.push`. ``max_turns`` (default: the
-    number of cards, which no game can exceed since every move takes a card out of a hand for
-    good) guards against a bug. Raises :class:`~model.errors.IllegalMoveError` if the bot
-    returns an illegal move."""
+
+def play_table(deal: Deal, seats: Sequence[Bot], max_turns: int | None = None) -> GameResult:
+    """Play ``deal`` with ``seats[k]`` in seat ``k + 1`` (one bot per seat, a mixed table;
+    the same object may sit in several seats) until the game ends (R10 win, R12 loss).
+
+    Each turn the bot of the player to move gets that player's observation (:func:`observe`),
+    never the game; its move is checked and applied by :meth:`Game.push`. ``max_turns``
+    (default: the number of cards, which no game can exceed since every move takes a card out
+    of a hand for good) guards against a bug. Raises :class:`~model.errors.IllegalMoveError`
+    if a bot returns an illegal move, ``ValueError`` unless there is one bot per seat."""
+    if len(seats) != deal.players:
+        raise ValueError(f"{deal.players} seats need {deal.players} bots, not {len(seats)}")
     t0 = time.perf_counter()
     game = Game(deal)
-    if getattr(bot, "sees_hidden_cards", False):
-        bot.start(deal)
+    started: set[int] = set()
+    for bot in seats:
+        if getattr(bot, "sees_hidden_cards", False) and id(bot) not in started:
+            bot.start(deal)
+            started.add(id(bot))
     limit = max_turns if max_turns is not None else len(deal.rules.composition()) + 1
     while game.outcome() is None and game.turn < limit:
-        move = bot.choose(observe(game))
+        move = seats[game.to_move].choose(observe(game))
         game.push(move)
     outcome = game.outcome() or "loss"
     return GameResult(

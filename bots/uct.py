@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 
 from bots import fastplay
 from bots.greedy import GreedyPolicy
+from bots.partner_model import PartnerBeliefs, infer, modelled_move
 from bots.team import sample_worlds
 from model.game import WIN
 from model.moves import Move
@@ -84,16 +85,24 @@ class UctBot:
     at the seat's later decisions), ``exploration`` (the UCB1 constant, a finite c ≥ 0), ``beliefs``
     (filter worlds by the partners' moves: a pool of ``pool`` worlds, cycled), ``flat``
     (the tree cut to its root: UCB1 over the root moves, every iteration a playout after
-    one of them; for the ablation), ``seed`` (int). Raises ``ValueError`` for a parameter out of range."""
+    one of them; for the ablation), ``model`` (the partner model of
+    :mod:`bots.partner_model`: ``pool`` worlds drawn and weighed by how well they explain
+    the partners' moves of the last ``model_rounds`` rounds, resampled and cycled when
+    ``model_worlds``; with ``model_tree`` the partners play a type drawn from their posterior
+    in the tree and for ``model_horizon`` more moves after it, 0: one round, before the
+    blueprint's playout), ``seed`` (int). Raises ``ValueError`` for a parameter out of range."""
 
     name = "uct"
     sees_hidden_cards = False
 
     def __init__(self, iterations: int = 1600, candidates: int = 5, depth_candidates: int = 3,
                  exploration: float = 0.7, beliefs: bool = False, pool: int = 32,
-                 flat: bool = False, seed: int = 0) -> None:
+                 flat: bool = False, model: bool = False, model_worlds: bool = True,
+                 model_tree: bool = True, model_rounds: int = 2, model_horizon: int = 0,
+                 seed: int = 0) -> None:
         for label, v in (("iterations", iterations), ("candidates", candidates),
-                         ("depth_candidates", depth_candidates), ("pool", pool)):
+                         ("depth_candidates", depth_candidates), ("pool", pool),
+                         ("model_rounds", model_rounds)):
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
                 raise ValueError(f"{label} must be a whole number ≥ 1, not {v!r}")
         if (not isinstance(exploration, (int, float)) or isinstance(exploration, bool)
@@ -106,6 +115,14 @@ class UctBot:
         self.beliefs = bool(beliefs)
         self.pool = pool
         self.flat = bool(flat)
+        if not isinstance(model_horizon, int) or isinstance(model_horizon, bool) or model_horizon < 0:
+            raise ValueError(f"model_horizon must be a whole number ≥ 0, not {model_horizon!r}")
+        self.model = bool(model)
+        self.model_worlds = bool(model_worlds)
+        self.model_tree = bool(model_tree)
+        self.model_rounds = model_rounds
+        self.model_horizon = model_horizon
+        self.partners: PartnerBeliefs | None = None  # the partner model after the last search
         self.seed = seed
         self.policy = GreedyPolicy()
         self.playouts = 0  # over the bot's life
@@ -134,8 +151,11 @@ class UctBot:
         draw = self._world_source(observation, rng)
         root = _Node({m: _Edge() for m in moves})
         c = self.exploration
+        modelled = self.model and self.model_tree and self.partners is not None
+        horizon = self.model_horizon or observation.players
         for i in range(self.iterations):
             world = draw(i)
+            partner = self._partner_policy(rng) if modelled else None
             node = root
             path: list[_Edge] = []
             first = True
@@ -161,14 +181,20 @@ class UctBot:
                 path.append(edge)
                 world.push(options[k])
                 expanded = edge.visits == 0
-                # the partners play the blueprint until this seat moves again or the game ends
+                # the partners play the blueprint (or their modelled type) until this seat
+                # moves again or the game ends
                 while world.outcome() is None and world.to_move != me:
-                    world.push(world.ranked(1)[0][1])
+                    world.push(partner(world) if partner else world.ranked(1)[0][1])
                 if expanded or self.flat or world.outcome() is not None:
                     break
                 if edge.child is None:
                     edge.child = _Node()
                 node = edge.child
+            if partner is not None:  # the modelled partners for a round more, then the blueprint
+                for _ in range(horizon):
+                    if world.outcome() is not None:
+                        break
+                    world.push(world.ranked(1)[0][1] if world.to_move == me else partner(world))
             if world.outcome() is None:
                 won, _ = world.playout()
             else:
@@ -183,6 +209,7 @@ class UctBot:
                       ) -> Callable[[int], fastplay.World]:
         """``draw(i)``: the world of iteration ``i``, from the observation only (fresh
         fair-shuffle worlds; with ``beliefs``, a pool filtered by the partners' moves)."""
+        self.partners = None
         if self.beliefs:
             games, _ = sample_worlds(observation, min(self.pool, self.iterations), rng, True,
                                      policy=self.policy)
@@ -190,4 +217,18 @@ class UctBot:
             return lambda i: pool[i % len(pool)].copy()
         sampler = fastplay.Sampler(observation)
         base = rng.getrandbits(62)
+        if self.model and observation.players > 1:
+            drawn = [sampler.draw(base - 1 - k) for k in range(self.pool)]
+            self.partners = infer(observation, [w.to_game() for w in drawn], rng,
+                                  self.model_rounds)
+            if self.model_worlds:  # the worlds resampled by how well they explain the partners
+                chosen = rng.choices(drawn, weights=self.partners.weights, k=self.pool)
+                return lambda i: chosen[i % len(chosen)].copy()
         return lambda i: sampler.draw(base + i)
+
+    def _partner_policy(self, rng: random.Random) -> Callable[[fastplay.World], Move]:
+        """The partners' policy of one iteration: a type per partner drawn from the partner
+        model's posterior, played by :func:`bots.partner_model.modelled_move`."""
+        assert self.partners is not None
+        kinds = self.partners.sample_types(rng)
+        return lambda world: modelled_move(world, kinds[world.to_move], rng)

@@ -33,13 +33,17 @@ from cli.options import PORT
 @click.option("--bots", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Worker processes for the bots' moves of silent games (made in the "
                    "background as soon as a bot's turn comes, apart from the solver jobs).")
+@click.option("--keep-games", "keep_games", default=None, metavar="FILE",
+              help="Keep every finished silent game (deal, every seat's moves, outcome) in the "
+                   "local SQLite file FILE, for studies of how people play (web/kept.py "
+                   "documents the format). Off by default.")
 @click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]),
               default="info", show_default=True, help="uvicorn's log level.")
 @click.option("--check", is_flag=True,
               help="Start the server, fetch the page, its script and style, /api and a new "
                    "game once over HTTP, print what answered, and stop (a smoke test).")
 def serve(host: str, port: int, archive: str | None, data: str | None, jobs: int, queue: int,
-          bots: int, log_level: str, check: bool) -> None:
+          bots: int, keep_games: str | None, log_level: str, check: bool) -> None:
     """Serve the page to play today's daily puzzle (UTC), any date of the archive, or any
     deal, in a browser: http://HOST:PORT/ (add ?date=YYYY-MM-DD, or ?seed=N&rules=preset=tiny),
     or the real game with hidden cards and bot team-mates: ?mode=silent&players=3 (today's
@@ -75,10 +79,14 @@ def serve(host: str, port: int, archive: str | None, data: str | None, jobs: int
     import uvicorn
 
     from web.app import create_app
+    from web.kept import KeptGamesError
 
     try:
         app = create_app(archive=archive, data=folder, workers=jobs, queue=queue, processes=True,
-                         bot_workers=bots)
+                         bot_workers=bots, keep_games=keep_games)
+    except KeptGamesError as exc:
+        sock.close()
+        raise CliError(f"--keep-games {exc}") from None
     except sqlite3.Error as exc:
         sock.close()
         raise CliError(f"--data {folder}: cannot open the games' database ({exc})") from None

@@ -30,8 +30,14 @@ def _interval(iv) -> str:
               help="The bot in every seat: greedy, sampling (PIMC), determinized (sampled "
                    "worlds searched by the beam), best (the strongest silent bot measured: today "
                    "uct), team (rollouts over the greedy blueprint), uct "
-                   "(information-set MCTS over the same blueprint), cheat (open-hand "
+                   "(information-set MCTS over the same blueprint), adhoc (uct with a partner "
+                   "model inferred from the partners' moves), plausible and noisy (greedy "
+                   "with a share of other moves: stand-ins for people), cheat (open-hand "
                    "solver) or openspiel-ismcts (needs the .[openspiel] extra).")
+@click.option("--partners", default=None, metavar="BOT[:K=V,...]",
+              help="A mixed table: --bot sits in seat 1 and this bot in every other seat, "
+                   "e.g. plausible, noisy:rate=0.1, uct:iterations=400 (default: --bot in "
+                   "every seat).")
 @click.option("--players", type=PLAYER_COUNTS, default="1-5", show_default=True, metavar="P",
               help="Player counts, e.g. 1-5 or 1,3.")
 @click.option("--deals", type=DEALS, default=None, metavar="N", help="Seeds 1..N for each player count.")
@@ -50,6 +56,9 @@ def _interval(iv) -> str:
                    "for team).")
 @click.option("--iterations", type=COUNT, default=None, metavar="N",
               help="uct: search iterations per move, one sampled world each (default 1600).")
+@click.option("--rate", type=float, default=None, metavar="R",
+              help="plausible, noisy: the share of moves (0 to 1) that depart from greedy's "
+                   "first choice (default 0.3 for plausible, 0.2 for noisy).")
 @click.option("--beliefs/--no-beliefs", default=False, show_default=True,
               help="team, uct: keep only worlds where the blueprint would have made the "
                    "partners' moves seen.")
@@ -75,13 +84,14 @@ def _interval(iv) -> str:
               help="Run on a Dask cluster instead, e.g. tcp://head:8786.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress on standard error.")
-def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
+def simulate(bot: str, partners: str | None, players: str, deals: int | None, seeds: str | None,
              rule_options: tuple[str, ...], worlds: int | None, move_seconds: float | None,
-             candidates: int | None, iterations: int | None, beliefs: bool, horizon: int,
+             candidates: int | None, iterations: int | None, rate: float | None, beliefs: bool, horizon: int,
              simulations: int, bot_seed: int, time_limit: float,
              open_hand: bool, db_path: str | None, records_dir: str | None, workers: int | None,
              scheduler: str | None, as_json: bool, quiet: bool) -> None:
-    """Play deals with one bot in every seat; report the win rate per player count.
+    """Play deals with one bot in every seat (or with --partners, in seat 1); report the win
+    rate per player count.
 
     Silent bots (greedy, sampling, determinized or best, team, uct, openspiel-ismcts) see only what
     their player sees (ruling V1: own hand, mountain, cards out, hand and deck sizes); cheat sees everything. For each
@@ -94,12 +104,14 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
       ascent simulate --bot greedy --players 1-2 --deals 5 --rules preset=tiny --workers 1
       ascent simulate --bot sampling --worlds 2 --horizon 4 --players 1 --seeds 1-2 --workers 1 --json
       ascent simulate --bot best --iterations 50 --players 1 --deals 2 --rules preset=tiny --workers 1
+      ascent simulate --bot plausible --partners uct:iterations=50 --players 3 --deals 2 --workers 1
     """
     from bots.simulate import (
         COLUMNS,
         TABLE,
         build_tasks,
         load_rows,
+        parse_partners,
         play_task,
         report,
         reuse_open_verdicts,
@@ -116,6 +128,14 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
         raise CliError("give --workers (the embedded cluster) or --scheduler ADDR, not both")
     if records_dir is not None:
         _check_records_dir(records_dir)
+    partner_params: dict | None = None
+    if partners is not None:
+        try:
+            partners, partner_params = parse_partners(partners)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+        if "seed" not in partner_params and _takes_seed(partners):
+            partner_params["seed"] = bot_seed  # the partners' random choices: --bot-seed
     rules = parse_rules(rule_options) or RuleSet.standard()
     try:
         grid = build_grid(players, seeds, deals)
@@ -132,12 +152,14 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
     options = {"--worlds": ("worlds", worlds, worlds is not None),
                "--seconds": ("seconds", move_seconds, move_seconds is not None),
                "--iterations": ("iterations", iterations, iterations is not None),
+               "--rate": ("rate", rate, rate is not None),
                "--beliefs": ("beliefs", beliefs, beliefs),
                "--candidates": ("candidates", candidates, candidates is not None)}
     takes = {"--worlds": ("sampling", "determinized", "team"),
-             "--seconds": ("sampling", "determinized"), "--iterations": ("uct",),
+             "--seconds": ("sampling", "determinized"), "--iterations": ("uct", "adhoc"),
+             "--rate": ("plausible", "noisy"),
              "--beliefs": ("team", "uct"),
-             "--candidates": ("sampling", "determinized", "team", "uct")}
+             "--candidates": ("sampling", "determinized", "team", "uct", "adhoc")}
     for opt, (_, _, on) in options.items():
         if on and bot_params not in takes[opt]:
             named = f"best (today {bot_params})" if bot == "best" else bot
@@ -146,11 +168,16 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
     if bot_params == "sampling":
         params = {"worlds": worlds or 8, "seconds": move_seconds, "candidates": candidates or 4,
                   "horizon": horizon, "seed": bot_seed}
-    elif bot_params in ("determinized", "team", "uct"):
+    elif bot_params in ("determinized", "team", "uct", "adhoc"):
         # the options given (all the bot's own, checked above); the bot's defaults otherwise
-        always = {"seconds": move_seconds} if bot_params == "determinized" else {"beliefs": beliefs}
+        always = ({"seconds": move_seconds} if bot_params == "determinized"
+                  else {} if bot_params == "adhoc" else {"beliefs": beliefs})
         params = {"seed": bot_seed, **always,
                   **{name: v for name, v, on in options.values() if on}}
+    elif bot_params in ("plausible", "noisy"):
+        if rate is not None and not 0 <= rate <= 1:
+            raise CliError(f"--rate must be from 0 to 1, not {rate:g}")
+        params = {"seed": bot_seed, **({"rate": rate} if rate is not None else {})}
     elif bot == "cheat":
         params = {"time_limit": time_limit}
     elif bot == "openspiel-ismcts":
@@ -159,8 +186,9 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
         except ImportError:
             raise CliError("the openspiel-ismcts bot needs OpenSpiel: pip install -e '.[openspiel]'") from None
         params = {"simulations": simulations, "seed": bot_seed}
-    tasks = build_tasks(bot, params, grid.players, grid.seeds, rules, open_hand and bot != "cheat",
-                        time_limit)
+    tasks = build_tasks(bot, params, grid.players, grid.seeds, rules,
+                        open_hand and (bot != "cheat" or partners is not None), time_limit,
+                        partners, partner_params)
     if db_path is not None:  # a deal's proven open-hand verdict is solved once per database
         reuse_open_verdicts(db_path, tasks)
     tmp = None
@@ -179,14 +207,16 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
         rows = load_rows(db_path, [t["key"] for t in tasks])
         lines = report(rows, grid.players)
         if as_json:
-            out = {"bot": bot, "params": params, "rules": rules.to_dict(),
+            out = {"bot": bot, "params": params, "partners": partners,
+                   "partner_params": partner_params, "rules": rules.to_dict(),
                    "seeds": [grid.seeds[0], grid.seeds[-1]] if grid.seeds else [],
                    "deals_per_player_count": len(grid.seeds),
                    "open_hand_time_limit": time_limit if (open_hand or bot == "cheat") else None,
                    "players": lines}
             click.echo(json.dumps(out, indent=2))
         else:
-            _print_table(bot, lines, rules)
+            _print_table(bot if partners is None else f"{bot} --partners {partners}", lines,
+                         rules)
         if records_dir is not None:  # after the report, so that a failed write loses nothing
             try:
                 written, kept = write_records(rows, records_dir)
@@ -204,6 +234,15 @@ def simulate(bot: str, players: str, deals: int | None, seeds: str | None,
     finally:
         if tmp is not None:
             tmp.cleanup()
+
+
+def _takes_seed(name: str) -> bool:
+    """Whether the bot ``name`` takes a ``seed`` parameter."""
+    import inspect
+
+    from bots import make_bot
+
+    return "seed" in inspect.signature(type(make_bot(name)).__init__).parameters
 
 
 def _check_records_dir(path: str) -> None:

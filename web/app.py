@@ -246,6 +246,7 @@ class AppState:
     cache: dict[tuple[str, str, str], dict] = field(default_factory=dict)
     making: dict[tuple[str, str, str], asyncio.Future] = field(default_factory=dict)
     reviews: dict[str, asyncio.Task] = field(default_factory=dict)  # running, by game id
+    kept: Any = None  # web.kept.KeptGames with --keep-games: finished silent games are kept
 
     def archived(self, date: dt.date, kind: str, size: str) -> dict | None:
         """The puzzle record of date/kind/size from the archive when one is served, or from
@@ -373,6 +374,8 @@ async def changed(st: AppState, s: WebGame, change: Callable[[], None]) -> dict[
     def work() -> dict[str, Any]:
         change()
         st.store.save(s)
+        if st.kept is not None:
+            st.kept.finished(s)
         return s.state()
 
     return await locked(s, work)
@@ -1017,7 +1020,7 @@ def create_app(archive: str | Path | None = None,
                solver: Callable | None = None, max_games: int = 500,
                data: str | Path | None = None, workers: int = 2, queue: int = 4,
                processes: bool = False, review_seconds: float = REVIEW_SECONDS,
-               bot_workers: int = 2) -> Starlette:
+               bot_workers: int = 2, keep_games: str | Path | None = None) -> Starlette:
     """The Starlette app: :data:`ROUTES` over one :class:`AppState`. ``archive``: a folder
     written by ``ascent daily build`` to serve puzzles from (else they come from the
     published archive :data:`puzzles.archive.PUBLISHED` when it holds the date, and are made
@@ -1028,7 +1031,8 @@ def create_app(archive: str | Path | None = None,
     ``processes``: its jobs in worker processes (else threads; a ``solver`` given here
     always runs in threads); ``review_seconds``: the analysis time per position of a
     review; ``bot_workers``: the bots' own pool (:mod:`web.teammates`; its queue holds at
-    most one move per game kept)."""
+    most one move per game kept); ``keep_games``: an SQLite file where finished silent
+    games are kept (:mod:`web.kept`; raises :class:`web.kept.KeptGamesError`)."""
     db = GameDB(Path(data) / DB_NAME if data is not None else None, max_games)
     st = AppState(db=db, store=GameStore(max_games, db),
                   pool=JobPool(workers, queue, processes=processes and solver is None),
@@ -1036,6 +1040,10 @@ def create_app(archive: str | Path | None = None,
                   teammates=TeamMates(JobPool(bot_workers, max(1, max_games), processes=processes)),
                   archive_dir=Path(archive) if archive is not None else None,
                   review_seconds=review_seconds)
+    if keep_games is not None:
+        from web.kept import KeptGames
+
+        st.kept = KeptGames(keep_games)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -1047,6 +1055,8 @@ def create_app(archive: str | Path | None = None,
             st.teammates.close()
             st.pool.close()
             st.db.close()
+            if st.kept is not None:
+                st.kept.close()
 
     app = Starlette(routes=ROUTES, lifespan=lifespan, middleware=[Middleware(NoStore)],
                     exception_handlers={HTTPException: not_found, Exception: server_error})

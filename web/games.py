@@ -604,8 +604,9 @@ def silent_bots() -> list[str]:
 
 
 #: the page's default team-mate at each table size: the silent bot that won most on the same
-#: fresh deals (benchmarks/team.py, docs/results.md), ``greedy`` where no search beat it
-DEFAULT_BOTS: dict[int, str] = {p: "uct" for p in range(1, 6)}
+#: fresh deals (benchmarks/team.py, docs/results.md), ``greedy`` where no search beat it;
+#: with partners, ``adhoc``: ``uct`` that models its partners (the person too) from their moves
+DEFAULT_BOTS: dict[int, str] = {1: "uct", **{p: "adhoc" for p in range(2, 6)}}
 
 
 def default_bot(players: int | None = None) -> str:

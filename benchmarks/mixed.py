@@ -1,0 +1,229 @@
+"""Mixed tables: a bot in seat 1 and another in every other seat, on the same fresh deals.
+
+Usage (one process each; run with ``nice``)::
+
+    python -m benchmarks.mixed play --out DIR --players 3 --seeds 50001-50100 --table plausible/uct
+    python -m benchmarks.mixed report --out DIR --base uct/uct
+    python -m benchmarks.mixed cost --players 3,5 --seeds 50001-50010
+
+A *table* is ``SEAT1/OTHERS``, two variants of :data:`VARIANTS` (``uct/uct`` is self-play,
+``plausible/uct`` a person-like player with ``uct`` team-mates, ``uct/plausible`` ``uct`` with
+two such partners). ``play`` plays the deals not yet in ``DIR/games.jsonl`` and appends one
+row per game as it is played (table, seat-1 and partners' variants, players, seed, outcome,
+moves, CPU seconds of each seat's bots, the moves as JSON), so an interrupted run resumes.
+``report`` prints a Markdown table per player count: wins with 95 % Wilson intervals, the
+ratio to the ``--base`` table's wins on the same deals, and the deals won only by one of the
+two (paired on the seed). CPU is ``time.process_time`` of each ``choose`` call. ``cost``
+times a decision of ``uct`` with and without the parts of the partner model (:func:`cost`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.journal import seed_range
+from benchmarks.team import BOTS
+from studies.stats import wilson
+
+#: The variants a table is made of: name -> (bot of :func:`bots.make_bot`, parameters). Those
+#: of :data:`benchmarks.team.BOTS`, the stand-ins for people at their issue rates, and ``uct``
+#: with the partner model (``adhoc``; ``adhoc-worlds``: in the worlds only; ``adhoc-tree``: in
+#: the tree and playouts only).
+VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
+    **BOTS,
+    "plausible": ("plausible", {"rate": 0.3}),
+    "noisy": ("noisy", {"rate": 0.2}),
+    # uct with the partner model (bots/partner_model.py): both parts, then each alone
+    "adhoc": ("uct", {"model": True}),
+    "adhoc-worlds": ("uct", {"model": True, "model_tree": False}),
+    "adhoc-tree": ("uct", {"model": True, "model_worlds": False}),
+}
+
+
+def _rows(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+
+
+def parse_table(text: str) -> tuple[str, str]:
+    """``(seat-1 variant, partners' variant)`` of ``"A/B"`` (``"A"``: A everywhere). Raises
+    ``ValueError`` for a variant not in :data:`VARIANTS`."""
+    a, _, b = text.partition("/")
+    b = b or a
+    for v in (a, b):
+        if v not in VARIANTS:
+            raise ValueError(f"unknown variant {v!r} (known: {', '.join(VARIANTS)})")
+    return a, b
+
+
+class _Timed:
+    """A bot whose ``choose`` calls are timed (CPU seconds, moves)."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.sees_hidden_cards = getattr(bot, "sees_hidden_cards", False)
+        self.cpu = 0.0
+        self.moves = 0
+
+    def start(self, deal: Any) -> None:
+        self.bot.start(deal)
+
+    def choose(self, observation: Any) -> Any:
+        t0 = time.process_time()
+        try:
+            return self.bot.choose(observation)
+        finally:
+            self.cpu += time.process_time() - t0
+            self.moves += 1
+
+
+def play(out: Path, players: list[int], seeds: list[int], table: str) -> None:
+    """Play the deals of ``table`` not yet in ``out/games.jsonl`` (module docstring)."""
+    from bots import make_bot
+    from bots.base import play_table
+    from model.deal import Deal
+
+    first, other = parse_table(table)
+    name = f"{first}/{other}"
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "games.jsonl"
+    done = {(r["table"], r["players"], r["seed"]) for r in _rows(path)}
+    for seed in seeds:
+        for p in players:
+            if (name, p, seed) in done:
+                continue
+            seats = [_Timed(make_bot(VARIANTS[first][0], **VARIANTS[first][1]))] + [
+                _Timed(make_bot(VARIANTS[other][0], **VARIANTS[other][1])) for _ in range(p - 1)]
+            r = play_table(Deal.from_seed(seed, p), seats)
+            row = {"table": name, "seat1": first, "partners": other, "players": p, "seed": seed,
+                   "outcome": r.outcome, "moves": r.turns,
+                   "cpu": [round(s.cpu, 3) for s in seats], "seat_moves": [s.moves for s in seats],
+                   "plan": [m.to_json() for m in r.plan.moves]}
+            with path.open("a", encoding="utf-8") as f:
+                f.write(json.dumps(row) + "\n")
+            done.add((name, p, seed))
+
+
+def report(outs: list[Path], base: str = "uct/uct") -> str:
+    """The Markdown table of the rows of ``outs`` (each ``DIR/games.jsonl`` or a jsonl file)
+    against the ``base`` table on the deals both played (module docstring)."""
+    rows = [r for o in outs for r in _rows(o / "games.jsonl" if o.is_dir() else o)]
+    by = {(r["table"], r["players"], r["seed"]): r for r in rows}
+    lines = [f"| players | seat 1 / others | deals | won | 95 % interval | {base} won "
+             f"| ratio | won only by it / by {base} | CPU s a move, seat 1 / others |",
+             "|---:|---|---:|---:|---|---:|---:|---|---|"]
+    tables = list(dict.fromkeys(r["table"] for r in rows))
+    for p in sorted({r["players"] for r in rows}):
+        for t in tables:
+            seeds = sorted(s for (b, q, s) in by if b == t and q == p and (base, p, s) in by)
+            if not seeds:
+                continue
+            games = [by[(t, p, s)] for s in seeds]
+            bases = [by[(base, p, s)] for s in seeds]
+            k = sum(g["outcome"] == "win" for g in games)
+            kb = sum(g["outcome"] == "win" for g in bases)
+            lo, hi = wilson(k, len(games))
+            won = [(g["outcome"] == "win", b["outcome"] == "win") for g, b in zip(games, bases)]
+            paired = f"{sum(a and not b for a, b in won)} / {sum(b and not a for a, b in won)}"
+            ratio = f"{k / kb:.2f}" if kb else "—"
+            c1 = sum(g["cpu"][0] for g in games) / max(1, sum(g["seat_moves"][0] for g in games))
+            co = (sum(sum(g["cpu"][1:]) for g in games)
+                  / max(1, sum(sum(g["seat_moves"][1:]) for g in games)))
+            lines.append(f"| {p} | {t} | {len(games)} | {k} | {100 * lo:.0f}–{100 * hi:.0f} % "
+                         f"| {kb} | {ratio} | {paired} | {c1:.3f} / {co:.3f} |")
+    return "\n".join(lines) + "\n"
+
+
+def cost(players: list[int], seeds: list[int]) -> str:
+    """CPU seconds a decision of ``uct`` without and with the parts of the partner model, from
+    the same positions: seat 1's observation after 2–4 rounds of a game whose other seats play
+    ``plausible`` (seed by seed), one line per player count and variant; and the inference
+    alone (:func:`bots.partner_model.infer` on the 32 worlds of the pool)."""
+    import random as _random
+
+    from bots import fastplay, make_bot
+    from bots.partner_model import infer
+    from model.deal import Deal
+    from model.game import Game
+    from model.observation import observe
+
+    variants = ("uct", "adhoc-worlds", "adhoc-tree", "adhoc")
+    lines = ["| players | positions | " + " | ".join(variants) + " | inference alone |",
+             "|---:|---:|" + "---:|" * (len(variants) + 1)]
+    for p in players:
+        obs_list = []
+        for seed in seeds:
+            g = Game(Deal.from_seed(seed, p))
+            person = make_bot("plausible", seed=seed)
+            for _ in range(p * (2 + seed % 3)):
+                if g.outcome() is not None:
+                    break
+                g.push(person.choose(observe(g)))
+            while g.outcome() is None and g.to_move != 0:
+                g.push(person.choose(observe(g)))
+            if g.outcome() is None:
+                obs_list.append(observe(g))
+        cells = []
+        for v in variants:
+            kind, params = VARIANTS[v]
+            t0 = time.process_time()
+            for obs in obs_list:
+                make_bot(kind, **params).choose(obs)
+            cells.append(f"{(time.process_time() - t0) / max(1, len(obs_list)):.3f}")
+        t0 = time.process_time()
+        for obs in obs_list:
+            sampler = fastplay.Sampler(obs)
+            infer(obs, [sampler.draw(k).to_game() for k in range(32)], _random.Random(0))
+        cells.append(f"{(time.process_time() - t0) / max(1, len(obs_list)):.3f}")
+        lines.append(f"| {p} | {len(obs_list)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.mixed")
+    ap.add_argument("command", choices=("play", "report", "cost"))
+    ap.add_argument("--out", nargs="+", default=[])
+    ap.add_argument("--players", default="3")
+    ap.add_argument("--seeds", default="50001-50100")
+    ap.add_argument("--table", default="uct/uct", help="play: SEAT1/OTHERS variants")
+    ap.add_argument("--base", default="uct/uct", help="report: the table every other is "
+                    "compared with")
+    a = ap.parse_args(argv)
+    try:
+        players = [int(x) for x in a.players.split(",")]
+        seeds = seed_range(a.seeds)
+        parse_table(a.table)
+        parse_table(a.base)
+    except ValueError as exc:
+        print(f"error: {exc} (--players is a list like 1,3,5, --seeds a range like "
+              "50001-50100)", file=sys.stderr)
+        return 2
+    if not seeds or not all(1 <= p <= 5 for p in players):
+        print("error: --players must be counts from 1 to 5 and --seeds a non-empty range",
+              file=sys.stderr)
+        return 2
+    if a.command == "cost":
+        print(cost(players, seeds), end="")
+        return 0
+    if a.command == "play":
+        if len(a.out) != 1:
+            print("error: play writes to one --out DIR", file=sys.stderr)
+            return 2
+        play(Path(a.out[0]), players, seeds, a.table)
+    else:
+        if not a.out:
+            print("error: report needs --out DIR or jsonl files", file=sys.stderr)
+            return 2
+        print(report([Path(x) for x in a.out], a.base), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
