@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import gc
 import json
 import os
 import platform
@@ -222,6 +223,9 @@ def run(args) -> int:
             _log(f"{d['name']}: optimum {d['best']['value']} proven")
         elif args.steps:
             deepen(d, deal, args, save)
+            # the search and its core hold each other (the core keeps the search's limit
+            # check): free the last deal's table before the next one grows its own
+            gc.collect()
     state["runs"][-1]["ended"] = _now()
     state["runs"][-1]["load_end"] = _load()
     save()
