@@ -820,11 +820,15 @@ def solve(
     :data:`solver.lns.RESUME_SHARE` back to the search's proof, with the cheaper plan as
     its incumbent and its table kept (:func:`solver.lns.resume_proof`; ``stats["resume"]``).
 
-    Raises ``ValueError`` for an unknown objective, switch or furthest mode. Every returned
+    Raises ``ValueError`` for an unknown objective, switch or furthest mode, or a
+    ``memory_limit_mb`` that is not a whole number ≥ 1 (it used to be taken as a table of
+    1,024 entries). Every returned
     plan has been replayed by :mod:`model` (:func:`solver.result.checked_plan`).
     """
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r}; valid: {', '.join(OBJECTIVES)}")
+    if isinstance(memory_limit_mb, bool) or not isinstance(memory_limit_mb, int) or memory_limit_mb < 1:
+        raise ValueError(f"memory limit must be a whole number of MB, at least 1, not {memory_limit_mb!r}")
     sw = Switches()
     for k, v in switches.items():
         if not hasattr(sw, k):

@@ -124,3 +124,9 @@ def test_an_interrupt_while_the_waste_tables_are_made_leaves_none_half_made() ->
     s.t.maxrow = maxrow
     fresh = Search(Deal.from_seed(2, 1), "waste", Switches(core=False), None, None)
     assert s.root_bound() == fresh.root_bound()
+
+
+@pytest.mark.parametrize("mb", [-1, 0, "abc", 1.5, True])
+def test_a_memory_limit_that_is_not_a_positive_whole_number_is_refused(mb) -> None:
+    with pytest.raises(ValueError, match="memory limit"):
+        solve(Deal.from_seed(1), "none", node_limit=10, memory_limit_mb=mb)
