@@ -142,17 +142,17 @@ def timing_bound(s: Bounds, work: float = DEFAULT_WORK) -> TimingResult:
     solver.parameters.num_workers = 1
     solver.parameters.max_deterministic_time = work
     solver.parameters.random_seed = 0
-    status = solver.Solve(model)
-    name = solver.StatusName(status)
+    status = solver.solve(model)
+    name = solver.status_name(status)
     if status == cp_model.INFEASIBLE:
         value = INF
     elif status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         if status == cp_model.OPTIMAL:
-            value = int(round(solver.ObjectiveValue()))
+            value = int(round(solver.objective_value))
         else:
-            value = int(math.ceil(solver.BestObjectiveBound() - 1e-6))
+            value = int(math.ceil(solver.best_objective_bound - 1e-6))
     else:  # UNKNOWN: the bound CP-SAT proved so far, if any
-        b = solver.BestObjectiveBound()
+        b = solver.best_objective_bound
         value = int(math.ceil(b - 1e-6)) if math.isfinite(b) else 0
     if value < INF:
         value = max(0, value + objective_offset)
@@ -216,7 +216,7 @@ def _build(s: Bounds) -> tuple[Any, int, int]:
                     continue
                 if first and kc == K_ASCENT and lc >= 0 and colour[c] == lc:
                     continue  # R5 against the card left of it (or its Campfire, same colour)
-                x = m.NewBoolVar(f"a{k}_{r}_{i}")
+                x = m.new_bool_var(f"a{k}_{r}_{i}")
                 uses[k].append(x)
                 release_terms.append(rel * x)
                 if kc == K_ASCENT:
@@ -235,49 +235,49 @@ def _build(s: Bounds) -> tuple[Any, int, int]:
             alll = lits_asc + lits_br + lits_cf
             if not alll:
                 return None, 0, 0
-            m.AddExactlyOne(alll)
-            start = m.NewIntVar(0, horizon, f"s{r}_{i}")
-            cost = m.NewIntVar(0, max_cost, f"c{r}_{i}")
-            end = m.NewIntVar(0, horizon, f"e{r}_{i}")
-            m.Add(end == start + 1 + cost)
-            m.Add(start >= sum(release_terms))
+            m.add_exactly_one(alll)
+            start = m.new_int_var(0, horizon, f"s{r}_{i}")
+            cost = m.new_int_var(0, max_cost, f"c{r}_{i}")
+            end = m.new_int_var(0, horizon, f"e{r}_{i}")
+            m.add(end == start + 1 + cost)
+            m.add(start >= sum(release_terms))
             if first_cost_terms:
-                m.Add(cost >= sum(first_cost_terms))
-            plain = m.NewBoolVar(f"p{r}_{i}")
-            m.Add(plain == sum(lits_asc))
-            intervals.append(m.NewIntervalVar(start, 1 + cost, end, f"i{r}_{i}"))
+                m.add(cost >= sum(first_cost_terms))
+            plain = m.new_bool_var(f"p{r}_{i}")
+            m.add(plain == sum(lits_asc))
+            intervals.append(m.new_interval_var(start, 1 + cost, end, f"i{r}_{i}"))
             sizes.append(1 + cost)
             ends.append((end, None))
             info = {"start": start, "end": end, "cost": cost, "plain": plain,
                     "value": sum(value_terms) if value_terms else 0, "colour": colour_lits,
                     "bridge": lits_br}
             if n_camp and r < R - 1:
-                info["conv"] = m.NewBoolVar(f"v{r}_{i}")
+                info["conv"] = m.new_bool_var(f"v{r}_{i}")
             slot[(r, i)] = info
 
     convs = [v["conv"] for v in slot.values() if "conv" in v]
     if convs:
-        m.Add(sum(convs) <= n_camp)
+        m.add(sum(convs) <= n_camp)
 
     for (r, i), v in slot.items():
         left = slot.get((r, i - 1))
         if left is not None:
-            m.Add(v["start"] >= left["end"])
+            m.add(v["start"] >= left["end"])
             # R6 cost between two Ascent first occupants, unless the left one is turned
             big = 2 * vmax
             drop = [1 - v["plain"], 1 - left["plain"]]
             if "conv" in left:
                 drop.append(left["conv"])
-            m.Add(v["cost"] >= v["value"] - left["value"] - big * sum(drop))
-            m.Add(v["cost"] >= left["value"] - v["value"] - big * sum(drop))
+            m.add(v["cost"] >= v["value"] - left["value"] - big * sum(drop))
+            m.add(v["cost"] >= left["value"] - v["value"] - big * sum(drop))
             for col, lits in v["colour"].items():
                 other = left["colour"].get(col)
                 if other:
-                    m.Add(sum(lits) + sum(other) <= 1)
+                    m.add(sum(lits) + sum(other) <= 1)
         for below in ((r - 1, i), (r - 1, i + 1)):
             b = slot.get(below)
             if b is not None:
-                m.Add(v["start"] >= b["end"])
+                m.add(v["start"] >= b["end"])
 
     # ---- replacements: Bridges standing, and Bridges that may be put down
     asc_for_row = [[k for k, (c, _) in enumerate(inst) if kind[c] == K_ASCENT and maxrow[c] >= r + 1]
@@ -287,72 +287,71 @@ def _build(s: Bounds) -> tuple[Any, int, int]:
         cands = asc_for_row[r]
         if presence is None and not cands:
             return False
-        start = m.NewIntVar(0, horizon, f"rs{tag}")
-        cost = m.NewIntVar(0, max_cost, f"rc{tag}")
-        end = m.NewIntVar(0, horizon, f"re{tag}")
-        m.Add(end == start + 1 + cost)
+        start = m.new_int_var(0, horizon, f"rs{tag}")
+        cost = m.new_int_var(0, max_cost, f"rc{tag}")
+        end = m.new_int_var(0, horizon, f"re{tag}")
+        m.add(end == start + 1 + cost)
         lits = []
         rel_terms = []
         for k in cands:
-            x = m.NewBoolVar(f"b{k}{tag}")
+            x = m.new_bool_var(f"b{k}{tag}")
             uses[k].append(x)
             lits.append(x)
             rel_terms.append(inst[k][1] * x)
         if presence is None:
-            m.AddExactlyOne(lits)
-            intervals.append(m.NewIntervalVar(start, 1 + cost, end, f"ri{tag}"))
+            m.add_exactly_one(lits)
+            intervals.append(m.new_interval_var(start, 1 + cost, end, f"ri{tag}"))
             sizes.append(1 + cost)
         else:
-            m.Add(sum(lits) == presence)
-            m.Add(cost <= max_cost * presence)
-            intervals.append(m.NewOptionalIntervalVar(start, 1 + cost, end, presence, f"ri{tag}"))
+            m.add(sum(lits) == presence)
+            m.add(cost <= max_cost * presence)
+            intervals.append(m.new_optional_interval_var(start, 1 + cost, end, presence, f"ri{tag}"))
             sizes.append(presence + cost)
         if rel_terms:
-            m.Add(start >= sum(rel_terms))
+            m.add(start >= sum(rel_terms))
         if after is not None:
-            m.Add(start >= after).OnlyEnforceIf(presence)
+            m.add(start >= after).only_enforce_if(presence)
         ends.append((end, presence))
         return True
 
     for r in range(R):
         for i, c in enumerate(rows[r]):
-            if kind[c] == K_BRIDGE:
-                if not replacement(r, f"{r}_{i}", None, None):
-                    return None, 0, 0
+            if kind[c] == K_BRIDGE and not replacement(r, f"{r}_{i}", None, None):
+                return None, 0, 0
     for (r, i), v in slot.items():
         if v["bridge"]:
-            p = m.NewBoolVar(f"bp{r}_{i}")
-            m.Add(p == sum(v["bridge"]))
+            p = m.new_bool_var(f"bp{r}_{i}")
+            m.add(p == sum(v["bridge"]))
             replacement(r, f"n{r}_{i}", p, v["end"])
 
     # ---- the Summit
     summit_lits, rel_terms = [], []
     for k, (c, rel) in enumerate(inst):
         if kind[c] == K_SUMMIT:
-            x = m.NewBoolVar(f"S{k}")
+            x = m.new_bool_var(f"S{k}")
             uses[k].append(x)
             summit_lits.append(x)
             rel_terms.append(rel * x)
     if not summit_lits:
         return None, 0, 0
-    m.AddExactlyOne(summit_lits)
-    s_start = m.NewIntVar(0, horizon - 1, "Sstart")
-    m.Add(s_start >= sum(rel_terms))
+    m.add_exactly_one(summit_lits)
+    s_start = m.new_int_var(0, horizon - 1, "Sstart")
+    m.add(s_start >= sum(rel_terms))
     for end, presence in ends:
         if presence is None:
-            m.Add(s_start >= end)
+            m.add(s_start >= end)
         else:
-            m.Add(s_start >= end).OnlyEnforceIf(presence)
+            m.add(s_start >= end).only_enforce_if(presence)
     for lits in uses:
         if len(lits) > 1:
-            m.AddAtMostOne(lits)
-    m.AddNoOverlap(intervals)
+            m.add_at_most_one(lits)
+    m.add_no_overlap(intervals)
     # paired idle ticks: T = s_start + 1 = Σ job ticks + 1 + 2·d
-    d = m.NewIntVar(0, horizon, "d")
-    m.Add(s_start == sum(sizes) + 2 * d)
+    d = m.new_int_var(0, horizon, "d")
+    m.add(s_start == sum(sizes) + 2 * d)
     n_empty = len(slot) + 1
-    m.Minimize(s_start + 1 - n_empty)
-    return m, 0, len(m.Proto().variables)
+    m.minimize(s_start + 1 - n_empty)
+    return m, 0, len(m.proto.variables)
 
 
 __all__ = ["DEFAULT_WORK", "TimingBound", "TimingResult", "timing_bound", "timing_lower_bound"]
