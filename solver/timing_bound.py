@@ -120,7 +120,7 @@ def timing_lower_bound(s: Bounds, work: float = DEFAULT_WORK) -> int:
     return timing_bound(s, work).bound
 
 
-def timing_bound(s: Bounds, work: float = DEFAULT_WORK) -> TimingResult:
+def timing_bound(s: Bounds, work: float = DEFAULT_WORK, holding: bool = True) -> TimingResult:
     """Build and solve the scheduling relaxation of the module docstring at ``s`` (any
     :class:`solver.bounds.Bounds` state, e.g. :class:`solver.exhaustive.Search`; not
     changed) with CP-SAT under the deterministic limit ``work``. Returns a
@@ -132,7 +132,7 @@ def timing_bound(s: Bounds, work: float = DEFAULT_WORK) -> TimingResult:
     today = s.waste_lower_bound()
     if s.P != 1 or today >= INF:
         return TimingResult(today, today, None, "fallback")
-    model, objective_offset, n_vars = _build(s)
+    model, objective_offset, n_vars = _build(s, holding)
     if model is None:
         return TimingResult(INF, today, INF, "infeasible-by-construction",
                             time.process_time() - t0)
@@ -159,7 +159,7 @@ def timing_bound(s: Bounds, work: float = DEFAULT_WORK) -> TimingResult:
     return TimingResult(max(today, value), today, value, name, time.process_time() - t0, n_vars)
 
 
-def _build(s: Bounds) -> tuple[Any, int, int]:
+def _build(s: Bounds, holding: bool = True) -> tuple[Any, int, int]:
     """The CP-SAT model at solo state ``s``: ``(model, offset, variables)``; the bound is the
     model's objective plus ``offset``. ``model`` is ``None`` when a job has no card at all
     (no win)."""
@@ -187,7 +187,7 @@ def _build(s: Bounds) -> tuple[Any, int, int]:
     n_camp = sum(1 for c, _ in inst if kind[c] == K_CAMPFIRE)
 
     m = cp_model.CpModel()
-    uses: list[list[Any]] = [[] for _ in inst]  # per instance: the literals that use it
+    uses: list[list[tuple[Any, Any]]] = [[] for _ in inst]  # per instance: (literal, job start)
     intervals = []
     sizes = []  # linear expressions of each job's ticks (0 when absent)
     ends = []  # (end, presence or None) of every job but the Summit
@@ -203,6 +203,7 @@ def _build(s: Bounds) -> tuple[Any, int, int]:
             value_terms, release_terms = [], []
             colour_lits: dict[int, list[Any]] = {}
             first_cost_terms = []
+            mine: list[tuple[int, Any]] = []
             first = i == len(row) and i > 0
             if first:
                 opts = s._reference_options(row, i - 1, -1, r, camp)
@@ -217,7 +218,7 @@ def _build(s: Bounds) -> tuple[Any, int, int]:
                 if first and kc == K_ASCENT and lc >= 0 and colour[c] == lc:
                     continue  # R5 against the card left of it (or its Campfire, same colour)
                 x = m.new_bool_var(f"a{k}_{r}_{i}")
-                uses[k].append(x)
+                mine.append((k, x))
                 release_terms.append(rel * x)
                 if kc == K_ASCENT:
                     lits_asc.append(x)
@@ -241,6 +242,8 @@ def _build(s: Bounds) -> tuple[Any, int, int]:
             end = m.new_int_var(0, horizon, f"e{r}_{i}")
             m.add(end == start + 1 + cost)
             m.add(start >= sum(release_terms))
+            for k, x in mine:
+                uses[k].append((x, start))
             if first_cost_terms:
                 m.add(cost >= sum(first_cost_terms))
             plain = m.new_bool_var(f"p{r}_{i}")
@@ -295,7 +298,7 @@ def _build(s: Bounds) -> tuple[Any, int, int]:
         rel_terms = []
         for k in cands:
             x = m.new_bool_var(f"b{k}{tag}")
-            uses[k].append(x)
+            uses[k].append((x, start))
             lits.append(x)
             rel_terms.append(inst[k][1] * x)
         if presence is None:
@@ -329,22 +332,39 @@ def _build(s: Bounds) -> tuple[Any, int, int]:
     for k, (c, rel) in enumerate(inst):
         if kind[c] == K_SUMMIT:
             x = m.new_bool_var(f"S{k}")
-            uses[k].append(x)
-            summit_lits.append(x)
+            summit_lits.append((k, x))
             rel_terms.append(rel * x)
     if not summit_lits:
         return None, 0, 0
-    m.add_exactly_one(summit_lits)
+    m.add_exactly_one([x for _, x in summit_lits])
     s_start = m.new_int_var(0, horizon - 1, "Sstart")
+    for k, x in summit_lits:
+        uses[k].append((x, s_start))
     m.add(s_start >= sum(rel_terms))
     for end, presence in ends:
         if presence is None:
             m.add(s_start >= end)
         else:
             m.add(s_start >= end).only_enforce_if(presence)
-    for lits in uses:
+    holds, demands = [], []
+    for k, lits in enumerate(uses):
         if len(lits) > 1:
-            m.add_at_most_one(lits)
+            m.add_at_most_one([x for x, _ in lits])
+        if not holding or not lits:
+            continue
+        # holding: a card played at its job's start is in the hand from its release on
+        rel = inst[k][1]
+        used = m.new_bool_var(f"u{k}")
+        m.add(used == sum(x for x, _ in lits))
+        when = m.new_int_var(rel, horizon, f"w{k}")
+        for x, st in lits:
+            m.add(when == st).only_enforce_if(x)
+        size = m.new_int_var(1, horizon + 1, f"h{k}")
+        m.add(size == when + 1 - rel)
+        holds.append(m.new_optional_interval_var(rel, size, when + 1, used, f"H{k}"))
+        demands.append(1)
+    if holds:
+        m.add_cumulative(holds, demands, h)
     m.add_no_overlap(intervals)
     # paired idle ticks: T = s_start + 1 = Σ job ticks + 1 + 2·d
     d = m.new_int_var(0, horizon, "d")
@@ -355,3 +375,5 @@ def _build(s: Bounds) -> tuple[Any, int, int]:
 
 
 __all__ = ["DEFAULT_WORK", "TimingBound", "TimingResult", "timing_bound", "timing_lower_bound"]
+
+
