@@ -52,6 +52,13 @@ the card that first filled it, discard turns are the gaps):
    empty slot differs from the card left of it when that card has a colour.
 7. *Paired idle ticks:* ``T = Σ (1 + cost) + 2·d`` with ``d ≥ 0`` the discard turns (R11: a
    discard turn discards exactly two cards).
+8. *Holding capacity* (R11: the hand holds at most ``hand size`` cards, and refills only at a
+   turn's end): a card that is played is in the hand at every turn start from its release to
+   its own turn's start, and the cards a turn pays are in the hand when it starts and are not
+   played later (they leave the game). So at every tick, the played cards with release ≤ tick
+   ≤ their start, plus the cost of the job starting there, number at most the hand size
+   (Cumulative). Between two turn starts no card is drawn, and a card counted at a tick inside
+   a turn is counted at that turn's end too, so checking every tick is sound.
 
 Objective: minimise ``T − S``. CP-SAT runs with a deterministic work limit
 (``max_deterministic_time``, one worker), and the bound returned is its best *proven*
@@ -189,6 +196,7 @@ def _build(s: Bounds, holding: bool = True) -> tuple[Any, int, int]:
     m = cp_model.CpModel()
     uses: list[list[tuple[Any, Any]]] = [[] for _ in inst]  # per instance: (literal, job start)
     intervals = []
+    pays: list[tuple[Any, Any]] = []  # (the tick a job starts, its cost): the cards it pays
     sizes = []  # linear expressions of each job's ticks (0 when absent)
     ends = []  # (end, presence or None) of every job but the Summit
     R = s.R
@@ -249,6 +257,7 @@ def _build(s: Bounds, holding: bool = True) -> tuple[Any, int, int]:
             plain = m.new_bool_var(f"p{r}_{i}")
             m.add(plain == sum(lits_asc))
             intervals.append(m.new_interval_var(start, 1 + cost, end, f"i{r}_{i}"))
+            pays.append((m.new_fixed_size_interval_var(start, 1, f"P{r}_{i}"), cost))
             sizes.append(1 + cost)
             ends.append((end, None))
             info = {"start": start, "end": end, "cost": cost, "plain": plain,
@@ -304,11 +313,13 @@ def _build(s: Bounds, holding: bool = True) -> tuple[Any, int, int]:
         if presence is None:
             m.add_exactly_one(lits)
             intervals.append(m.new_interval_var(start, 1 + cost, end, f"ri{tag}"))
+            pays.append((m.new_fixed_size_interval_var(start, 1, f"RP{tag}"), cost))
             sizes.append(1 + cost)
         else:
             m.add(sum(lits) == presence)
             m.add(cost <= max_cost * presence)
             intervals.append(m.new_optional_interval_var(start, 1 + cost, end, presence, f"ri{tag}"))
+            pays.append((m.new_optional_fixed_size_interval_var(start, 1, presence, f"RP{tag}"), cost))
             sizes.append(presence + cost)
         if rel_terms:
             m.add(start >= sum(rel_terms))
@@ -346,7 +357,8 @@ def _build(s: Bounds, holding: bool = True) -> tuple[Any, int, int]:
             m.add(s_start >= end)
         else:
             m.add(s_start >= end).only_enforce_if(presence)
-    holds, demands = [], []
+    holds: list[Any] = []
+    demands: list[Any] = []
     for k, lits in enumerate(uses):
         if len(lits) > 1:
             m.add_at_most_one([x for x, _ in lits])
@@ -364,6 +376,9 @@ def _build(s: Bounds, holding: bool = True) -> tuple[Any, int, int]:
         holds.append(m.new_optional_interval_var(rel, size, when + 1, used, f"H{k}"))
         demands.append(1)
     if holds:
+        for iv, cost in pays:
+            holds.append(iv)
+            demands.append(cost)
         m.add_cumulative(holds, demands, h)
     m.add_no_overlap(intervals)
     # paired idle ticks: T = s_start + 1 = Σ job ticks + 1 + 2·d
