@@ -104,7 +104,8 @@ def test_the_work_limit_must_be_positive() -> None:
 
 @pytest.mark.slow
 def test_timing_bound_holds_along_a_real_size_win() -> None:
-    rules = RuleSet.from_options(["rows=5", "values=6", "colours=3", "copies=2", "campfires=1", "bridges=2", "summits=2", "hand_size=5"])
+    rules = RuleSet.from_options(["rows=5", "values=6", "colours=3", "copies=2", "campfires=1",
+                                  "bridges=2", "summits=2", "hand_size=5"])
     deal = Deal.from_seed(3, 1, rules)
     res = solve(deal, "waste", node_limit=20_000)
     assert res.verdict == "win" and res.value is not None
