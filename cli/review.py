@@ -11,7 +11,7 @@ from bots.advice import ESTIMATOR_TEXT, ESTIMATORS
 from bots.mistakes import MARK_SIGNS
 from cli.common import EXIT_INTERRUPTED, CliError, console, load_played_record
 from cli.files import check_new_file
-from cli.options import COUNT, SECONDS, WORKERS, old_name
+from cli.options import COUNT, SECONDS, SEED, WORKERS, old_name
 from cli.progress import ProgressLine
 from model.errors import IllegalMoveError
 from model.records import dumps
@@ -64,9 +64,9 @@ def _pct(x: float) -> str:
                    "as ascent simulate writes it): the chances shown are calibrated for that "
                    "team where the project has a calibration (uct); 'none': the estimator's "
                    "chances as they are.")
-@click.option("--bot-seed", "bot_seed", type=int, default=0, show_default=True, metavar="N",
+@click.option("--bot-seed", "bot_seed", type=SEED, default=0, show_default=True, metavar="N",
               help="Seed of the sampled worlds (the review is repeatable).")
-@old_name("--seed", "--bot-seed", "bot_seed", type=int, metavar="N")
+@old_name("--seed", "--bot-seed", "bot_seed", type=SEED, metavar="N")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"players", "moves": [{"index", "player", "move", "chance_before", '
                    '"interval_before", "chance_after", "chance_best", "best_move", "drop", '

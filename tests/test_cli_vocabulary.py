@@ -335,3 +335,10 @@ def test_a_time_limit_out_of_range_reads_as_a_sentence(value):
 def test_click_messages_have_no_stop_before_the_help_hint():
     line = one_line_error(run("solve", "--objective", "x"), "'x' is not one of")
     assert ". (see" not in line and line.endswith("(see 'ascent solve --help')")
+
+
+@pytest.mark.parametrize("flag", ["--bot-seed", "--seed"])
+@pytest.mark.parametrize("value", ["-1", "١", "1_0", "abc"])
+def test_review_bot_seed_follows_the_one_rule_for_numbers(flag, value):
+    line = one_line_error(run("review", "-", flag, value, input="{}"), flag)
+    assert "whole number" in line or "is not from 0" in line, line
