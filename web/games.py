@@ -604,9 +604,10 @@ def silent_bots() -> list[str]:
 
 
 #: the page's default team-mate at each table size: the silent bot that won most on the same
-#: fresh deals (benchmarks/team.py, docs/results.md), ``greedy`` where no search beat it;
-#: with partners, ``adhoc``: ``uct`` that models its partners (the person too) from their moves
-DEFAULT_BOTS: dict[int, str] = {1: "uct", **{p: "adhoc" for p in range(2, 6)}}
+#: fresh deals (benchmarks/team.py, docs/results.md), ``greedy`` where no search beat it.
+#: ``uct`` at every size: ``adhoc`` (uct with the partner model) did not win more beside a
+#: stand-in for a person (docs/results.md, mixed tables) and costs about twice the CPU
+DEFAULT_BOTS: dict[int, str] = {p: "uct" for p in range(1, 6)}
 
 
 def default_bot(players: int | None = None) -> str:
