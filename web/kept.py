@@ -34,6 +34,7 @@ import threading
 from pathlib import Path
 
 from model.records import Plan
+from web.games import SilentGame
 
 TABLE = "finished_games"
 COLUMNS = ("id", "finished", "players", "seat", "bot", "outcome", "moves", "record")
@@ -72,12 +73,12 @@ class KeptGames:
         self.lock = threading.Lock()
 
     def finished(self, session) -> bool:
-        """Keep ``session`` (a :class:`web.games.Session`) if it is a silent game that has
+        """Keep ``session`` (a :class:`web.games.WebGame`) if it is a silent game that has
         ended and started from a deal; whether it was kept. A write that fails is not the
         player's problem: it returns ``False``."""
         g = session.game
         outcome = g.outcome()
-        if not session.silent or outcome is None or g.deal is None:
+        if not isinstance(session, SilentGame) or outcome is None or g.deal is None:
             return False
         record = json.dumps(Plan(g.deal, list(g.move_stack)).to_json(), separators=(",", ":"))
         when = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
