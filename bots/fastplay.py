@@ -23,7 +23,6 @@ numbers with or without the extension.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import warnings
 from pathlib import Path
@@ -39,21 +38,11 @@ from model.moves import CAMPFIRE as CAMPFIRE_MOVE
 from model.moves import DISCARD, PLACE, Move
 from model.observation import Observation, hidden_places, unseen_cards, world_from_order
 from model.rules import RuleSet
+from solver.exhaustive import source_digest
 
 #: The compiled engine's sources, in the order of setup.py's digest (``PLAYOUT_SOURCES``).
 SOURCES = (Path(__file__).with_name("_playout.c"),
            Path(__file__).resolve().parents[1] / "solver" / "rules_core.h")
-
-
-def _source_digest() -> str | None:
-    """The digest setup.py records in the engine (sha256 of :data:`SOURCES` in order, 16 hex
-    digits), or None where the sources are not there (an installed wheel)."""
-    if not all(p.exists() for p in SOURCES):
-        return None
-    h = hashlib.sha256()
-    for p in SOURCES:
-        h.update(p.read_bytes())
-    return h.hexdigest()[:16]
 
 
 _playout: Any
@@ -63,7 +52,7 @@ except ImportError:  # pragma: no cover - the build is optional
     _playout = None
     _STATUS = "Python playouts (the compiled engine bots/_playout.c is not built; `pip install -e .` builds it)"
 else:
-    if _source_digest() not in (None, getattr(_playout, "SOURCE_HASH", "")):
+    if source_digest(SOURCES) not in (None, getattr(_playout, "SOURCE_HASH", "")):
         # an engine built from other sources (a checkout that moved on without a rebuild):
         # its playouts could differ from the model's, so it is not used
         _playout = None

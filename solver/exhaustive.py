@@ -35,7 +35,7 @@ import sys
 import time
 import warnings
 from pathlib import Path
-from typing import Callable, cast
+from typing import Callable, Sequence, cast
 
 from model.deal import Deal
 from model.game import Game
@@ -59,17 +59,22 @@ from solver.state import INF, NodeLimits, Stop, Switches
 CORE_SOURCES = ("_core.c", "rules_core.h")
 
 
-def _source_digest() -> str | None:
-    """The digest setup.py gives the core (sha256 of ``solver/_core.c`` then
-    ``solver/rules_core.h``, 16 hex digits), or None where the sources are not beside this
-    file (an installed wheel)."""
-    srcs = [Path(__file__).with_name(n) for n in CORE_SOURCES]
-    if not all(p.exists() for p in srcs):
+def source_digest(paths: Sequence[Path]) -> str | None:
+    """The digest setup.py records in a compiled extension: sha256 of the files ``paths`` in
+    order, as 16 hex digits; None where a source is not there (an installed wheel). Used for
+    the search core here and for the bots' playout engine (:mod:`bots.fastplay`)."""
+    if not all(p.exists() for p in paths):
         return None
     h = hashlib.sha256()
-    for p in srcs:
+    for p in paths:
         h.update(p.read_bytes())
     return h.hexdigest()[:16]
+
+
+def _source_digest() -> str | None:
+    """The core's digest (:func:`source_digest` of ``solver/_core.c`` then
+    ``solver/rules_core.h``), or None where the sources are not beside this file."""
+    return source_digest([Path(__file__).with_name(n) for n in CORE_SOURCES])
 
 
 try:  # the compiled search core (solver/_core.c, built by setup.py where a C compiler is)

@@ -379,4 +379,4 @@ print(fastplay.AVAILABLE, fastplay.status())
 @needs_c
 def test_the_built_engine_matches_its_sources() -> None:
     assert fastplay.status() == "compiled playouts (bots/_playout.c)"
-    assert fastplay._source_digest() == fastplay._playout.SOURCE_HASH
+    assert fastplay.source_digest(fastplay.SOURCES) == fastplay._playout.SOURCE_HASH
