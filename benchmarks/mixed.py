@@ -12,8 +12,9 @@ two such partners). ``play`` plays the deals not yet in ``DIR/games.jsonl`` and 
 row per game as it is played (table, seat-1 and partners' variants, players, seed, outcome,
 moves, CPU seconds of each seat's bots, the moves as JSON), so an interrupted run resumes.
 ``report`` prints a Markdown table per player count: wins with 95 % Wilson intervals, the
-ratio to the ``--base`` table's wins on the same deals, and the deals won only by one of the
-two (paired on the seed). CPU is ``time.process_time`` of each ``choose`` call. ``cost``
+ratio to the ``--base`` table's wins on the same deals, the deals won only by one of the
+two (paired on the seed) and the difference of the win shares with Newcombe's paired 95 %
+interval (:func:`bots.mistakes.paired_interval`). CPU is ``time.process_time`` of each ``choose`` call. ``cost``
 times a decision of ``uct`` with and without the parts of the partner model (:func:`cost`).
 """
 
@@ -114,11 +115,14 @@ def play(out: Path, players: list[int], seeds: list[int], table: str) -> None:
 def report(outs: list[Path], base: str = "uct/uct") -> str:
     """The Markdown table of the rows of ``outs`` (each ``DIR/games.jsonl`` or a jsonl file)
     against the ``base`` table on the deals both played (module docstring)."""
+    from bots.mistakes import paired_interval
+
     rows = [r for o in outs for r in _rows(o / "games.jsonl" if o.is_dir() else o)]
     by = {(r["table"], r["players"], r["seed"]): r for r in rows}
     lines = [f"| players | seat 1 / others | deals | won | 95 % interval | {base} won "
-             f"| ratio | won only by it / by {base} | CPU s a move, seat 1 / others |",
-             "|---:|---|---:|---:|---|---:|---:|---|---|"]
+             f"| ratio | won only by it / by {base} | difference, Newcombe 95 % "
+             f"| CPU s a move, seat 1 / others |",
+             "|---:|---|---:|---:|---|---:|---:|---|---|---|"]
     tables = list(dict.fromkeys(r["table"] for r in rows))
     for p in sorted({r["players"] for r in rows}):
         for t in tables:
@@ -131,13 +135,17 @@ def report(outs: list[Path], base: str = "uct/uct") -> str:
             kb = sum(g["outcome"] == "win" for g in bases)
             lo, hi = wilson(k, len(games))
             won = [(g["outcome"] == "win", b["outcome"] == "win") for g, b in zip(games, bases)]
-            paired = f"{sum(a and not b for a, b in won)} / {sum(b and not a for a, b in won)}"
+            only, only_base = sum(a and not b for a, b in won), sum(b and not a for a, b in won)
+            paired = f"{only} / {only_base}"
+            dlo, dhi = paired_interval(sum(a and b for a, b in won), only, only_base,
+                                       sum(not a and not b for a, b in won))
+            diff = f"{100 * (k - kb) / len(games):+.0f} pts [{100 * dlo:+.0f}, {100 * dhi:+.0f}]"
             ratio = f"{k / kb:.2f}" if kb else "—"
             c1 = sum(g["cpu"][0] for g in games) / max(1, sum(g["seat_moves"][0] for g in games))
             co = (sum(sum(g["cpu"][1:]) for g in games)
                   / max(1, sum(sum(g["seat_moves"][1:]) for g in games)))
             lines.append(f"| {p} | {t} | {len(games)} | {k} | {100 * lo:.0f}–{100 * hi:.0f} % "
-                         f"| {kb} | {ratio} | {paired} | {c1:.3f} / {co:.3f} |")
+                         f"| {kb} | {ratio} | {paired} | {diff} | {c1:.3f} / {co:.3f} |")
     return "\n".join(lines) + "\n"
 
 

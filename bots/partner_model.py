@@ -54,7 +54,7 @@ from dataclasses import dataclass
 
 from bots.greedy import GreedyPolicy
 from bots.people import move_probability
-from bots.team import _mountains_before
+from bots.team import mountains_before
 from model.cards import Card
 from model.game import Game
 from model.moves import Move
@@ -112,7 +112,7 @@ def partner_likelihoods(observation: Observation, world: Game, rng: random.Rando
     depth = min(len(observation.history), rounds * n)
     if n < 2 or depth == 0 or rules.goats_on:
         return {}
-    befores = _mountains_before(observation, depth)
+    befores = mountains_before(observation, depth)
     if befores is None:
         return {}
     top = max(t.top for t in types)

@@ -100,10 +100,16 @@ def evaluate_moves(observation: Observation, moves: Sequence[Move], worlds: Sequ
     return out
 
 
-def _mountains_before(observation: Observation, count: int) -> list[list[list[Card]]] | None:
-    """The mountain before each of the last ``count`` moves of ``observation.history`` (the
-    most recent first), replayed from the empty mountain of the game's start; ``None`` when the
-    history does not reach back to the start (a game set up from a position)."""
+def mountains_before(observation: Observation, count: int) -> list[list[list[Card]]] | None:
+    """The mountain before each of the last ``count`` moves of ``observation.history``.
+
+    Returns a list of at most ``count`` mountains, the most recent move's first; each mountain
+    is a list of ``rules.peak_row`` rows, row 1 first, each row its cards slot by slot. They
+    are replayed from the empty mountain of the game's start with only public information
+    (played cards, R8 Bridges, R9 Campfires; a discard or a goat's move leaves the mountain as
+    it is), so no hidden card is read. ``None`` when the history does not reach back to the
+    start (a game set up from a position). Used by :func:`consistent` here and by the partner
+    model (:mod:`bots.partner_model`) to see the table each past move was chosen at."""
     if len(observation.history) != observation.turn:
         return None
     rows: list[list[Card]] = [[] for _ in range(observation.rules.peak_row)]
@@ -142,7 +148,7 @@ def consistent(observation: Observation, world: Game, policy: GreedyPolicy | Non
         if m.player == observation.player or len(recent) >= n - 1:
             break
         recent.append(m)
-    befores = _mountains_before(observation, len(recent))
+    befores = mountains_before(observation, len(recent))
     if befores is None or rules.goats_on:
         return True
     out = list(world.out)

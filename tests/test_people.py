@@ -178,3 +178,15 @@ def test_mixed_benchmark_plays_and_reports(tmp_path) -> None:
                      "--table", table]) == 0
     text = report([tmp_path], "greedy/greedy")
     assert "| 2 | plausible/greedy | 3 |" in text and "| 2 | greedy/greedy | 3 |" in text
+
+
+def test_mixed_report_gives_the_paired_difference_with_a_real_interval(tmp_path) -> None:
+    """One deal won by ``uct/uct`` and lost by ``plausible/uct``: a difference of −100 points
+    whose Newcombe interval is not the zero-width [−100, −100] of a Wald interval."""
+    from benchmarks.mixed import report
+
+    rows = [{"table": t, "players": 3, "seed": 7, "outcome": o, "cpu": [0.1, 0.1, 0.1],
+             "seat_moves": [1, 1, 1]} for t, o in (("uct/uct", "win"), ("plausible/uct", "loss"))]
+    (tmp_path / "games.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    line = next(x for x in report([tmp_path]).splitlines() if "| plausible/uct |" in x)
+    assert "| 0 / 1 | -100 pts [-100, " in line and "-100 pts [-100, -100]" not in line

@@ -9,7 +9,7 @@ import random
 
 from bots.base import play_deal
 from bots.greedy import GreedyPolicy
-from bots.team import TeamBot, _mountains_before, consistent, evaluate_moves, sample_worlds
+from bots.team import TeamBot, consistent, evaluate_moves, mountains_before, sample_worlds
 from model.deal import Deal
 from model.game import Game
 from model.moves import DISCARD, Move
@@ -120,7 +120,7 @@ def test_beliefs_keep_the_true_world_of_a_blueprint_partner() -> None:
             obs = observe(g)
             if g.turn >= players:
                 assert consistent(obs, g.copy())
-                assert _mountains_before(obs, 2) == [mountains[-1], mountains[-2]]
+                assert mountains_before(obs, 2) == [mountains[-1], mountains[-2]]
                 checked += 1
             mountains.append([list(r) for r in g.mountain])
             g.push(policy.move(g, g.out))
