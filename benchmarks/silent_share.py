@@ -27,6 +27,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from benchmarks.journal import append_row, read_rows, seed_range
 
@@ -44,7 +45,7 @@ class OracleWorldsUCT:
         self.params = params
 
         class _Peeking(UctBot):
-            truth = None  # the real Game at the current decision, set by play()
+            truth: Any = None  # the real Game at the current decision, set by play()
 
             def _world_source(self, observation, rng):  # the real position every iteration
                 from bots import fastplay
