@@ -13,7 +13,7 @@ from benchmarks.waste_ladder import RUNGS
 RUNG4 = RUNGS[0]
 
 
-@pytest.mark.parametrize("players", [1, 2])
+@pytest.mark.parametrize("players", [pytest.param(1, marks=pytest.mark.slow), 2])
 def test_packing_is_lossless_and_injective(players: int) -> None:
     from benchmarks.tt_keys import table_keys
 
