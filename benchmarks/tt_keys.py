@@ -244,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--nodes", type=int, default=300_000)
     ap.add_argument("--deals", default="6:301,7:301", help="rows:seed, comma separated")
     a = ap.parse_args(argv)
-    meta = {"date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    meta = {"date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
             "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
             "load_start": " ".join(f"{x:.1f}" for x in os.getloadavg())}
     rows = []
