@@ -889,7 +889,8 @@ class LossModel:
         return None
 
     def solve(self, time_limit: float | None = None, workers: int = 1, seed: int = 0,
-              verbose: bool = False) -> tuple[str, list[Move] | None, dict[str, Any]]:
+              verbose: bool = False, params: dict[str, Any] | None = None
+              ) -> tuple[str, list[Move] | None, dict[str, Any]]:
         """See :func:`solve_loss_model`."""
         t = time.perf_counter()
         solver = cp_model.CpSolver()
@@ -897,6 +898,8 @@ class LossModel:
         solver.parameters.random_seed = int(seed)
         if time_limit is not None:
             solver.parameters.max_time_in_seconds = max(0.01, time_limit)
+        for name, value in (params or {}).items():  # search settings only: the model is the same
+            setattr(solver.parameters, name, value)
         if verbose:
             import sys
 
@@ -931,18 +934,22 @@ def build_loss_model(start: Deal | Game, budget: int | None = None,
 
 def solve_loss_model(start: Deal | Game, time_limit: float | None = None, workers: int = 1,
                      seed: int = 0, verbose: bool = False, budget: int | None = None,
-                     groups: tuple[str, ...] | None = None
+                     groups: tuple[str, ...] | None = None,
+                     params: dict[str, Any] | None = None
                      ) -> tuple[str, list[Move] | None, dict[str, Any]]:
     """Run the loss model of ``start``: ``("infeasible", None, stats)`` is a proof that no
     win exists (within ``budget``), ``stats["groups"]`` the rule groups the proof used;
     ``("candidate", moves, stats)`` a solution, ``moves`` the winning continuation when the
     engine replays it as a win (else ``None``); ``("unknown", None, stats)`` when
     ``time_limit`` (seconds, the build included) ran out first. ``verbose``: CP-SAT's log on
-    standard error. Raises ``ValueError`` as :func:`build_loss_model`."""
+    standard error. ``params``: CP-SAT parameters by name (search settings such as
+    ``max_deterministic_time``, a limit that the machine's load does not change, or
+    ``cp_model_presolve``; they change how fast an answer comes, never which). Raises
+    ``ValueError`` as :func:`build_loss_model` (``AttributeError`` for an unknown parameter)."""
     t = time.perf_counter()
     lm = build_loss_model(start, budget, groups)
     left = None if time_limit is None else max(0.01, time_limit - (time.perf_counter() - t))
-    status, moves, stats = lm.solve(left, workers, seed, verbose)
+    status, moves, stats = lm.solve(left, workers, seed, verbose, params)
     stats["seconds"] = round(time.perf_counter() - t, 3)
     return status, moves, stats
 

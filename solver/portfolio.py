@@ -47,7 +47,36 @@ def _cpsat(deal: Deal, objective: str, time_limit: float | None, workers: int, s
                        hint="beam", params={"max_memory_in_mb": max(16, memory_limit_mb // 2)})
 
 
+def _prover(deal: Deal, objective: str, time_limit: float | None, workers: int, seed: int,
+            **_: Any) -> SolveResult:
+    """The clause-learning prover (issue 39 step 5): the CP-SAT loss model of
+    :mod:`solver.cpsat_loss` alone, asked "no win at all" with the whole time limit. Its
+    infeasibility is a proven ``loss`` (for every objective); a solution the engine replays
+    as a win is a ``win`` (proven for objective ``none``); anything else is ``unknown``."""
+    from solver.cpsat_loss import CANDIDATE, INFEASIBLE, solve_loss_model
+    from solver.result import checked_plan
+
+    verdict, moves, raw = solve_loss_model(deal, time_limit, workers, seed)
+    stats = {"nodes": raw["branches"], "table_entries": 0, "seconds": raw["seconds"],
+             "loss_model": {k: raw[k] for k in ("status", "conflicts", "groups") if k in raw}}
+    if verdict == INFEASIBLE:
+        return SolveResult(LOSS, objective, deal, solver="prover", stats=stats)
+    if verdict == CANDIDATE and moves is not None:
+        plan = checked_plan(deal, moves, "prover")
+        value = (None if objective == "none" else
+                 len(plan.replay().game.out) if objective == "waste" else len(moves))
+        return SolveResult(WIN, objective, deal, plan=plan, value=value,
+                           best_progress=deal.rules.mountain_slots, best_line=list(moves),
+                           solver="prover", stats=stats)
+    return SolveResult(UNKNOWN, objective, deal, solver="prover", stats=stats)
+
+
 SOLVERS: dict[str, Callable[..., SolveResult]] = {"dfs": _dfs, "cpsat": _cpsat}
+
+#: The portfolio with the prover as a third process (the switch ``solvers=WITH_PROVER``; off
+#: by default: on two cores a third process slows the other two, and the CP-SAT solver
+#: already runs the same loss model first when its beam finds no win).
+WITH_PROVER: dict[str, Callable[..., SolveResult]] = {**SOLVERS, "prover": _prover}
 
 
 def _die_with_parent() -> None:
