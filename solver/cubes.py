@@ -246,8 +246,8 @@ def solve_cubes(start: Deal | Game, objective: str = "none", cubes: int = 8,
                       start=start if isinstance(start, Game) else None)
     if verdict == WIN and best is not None:
         c = all_cubes[best]
-        a = answers[best]
-        moves = c.moves + (list(a.continuation) if a is not None and c.status != WIN else [])
+        got = answers[best]
+        moves = c.moves + (list(got.continuation) if got is not None and c.status != WIN else [])
         res.plan = checked_plan(start, moves, "cubes")
         res.continuation = moves
         res.value, res.optimal, res.bound = value, optimal, bound
