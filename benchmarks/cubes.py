@@ -79,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=20.0, help="wall limit a solve")
     ap.add_argument("--cubes", type=int, default=8)
     ap.add_argument("--seeds", type=int, default=1, help="waste-ladder seeds a rung")
+    ap.add_argument("--rungs", default="2,3", help="indices of waste-ladder RUNGS (2, 3: 6 and 7 rows)")
     ap.add_argument("--loss-seeds", default="0", help="hand-2 7-row seeds, comma-separated")
     a = ap.parse_args(argv)
     out = Path(a.out)
@@ -86,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     path = out / "rows.jsonl"
     rows = [json.loads(x) for x in path.read_text().splitlines() if x.strip()] if path.exists() else []
     done = {(r["rules"], r["seed"], r["config"]) for r in rows}
-    jobs = [(RUNGS[k] + ",hand_size=5", s, "waste") for k in (2, 3) for s in range(a.seeds)]
+    jobs = [(RUNGS[k] + ",hand_size=5", s, "waste") for k in map(int, a.rungs.split(",")) if a.rungs for s in range(a.seeds)]
     jobs += [(LADDER[4], int(s), "none") for s in a.loss_seeds.split(",") if s]
     for rules_text, seed, objective in jobs:
         for config in CONFIGS:
