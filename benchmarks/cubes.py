@@ -87,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     path = out / "rows.jsonl"
     rows = [json.loads(x) for x in path.read_text().splitlines() if x.strip()] if path.exists() else []
     done = {(r["rules"], r["seed"], r["config"]) for r in rows}
-    jobs = [(RUNGS[k] + ",hand_size=5", s, "waste") for k in map(int, a.rungs.split(",")) if a.rungs for s in range(a.seeds)]
+    rungs = [int(k) for k in a.rungs.split(",") if k]
+    jobs = [(RUNGS[k] + ",hand_size=5", s, "waste") for k in rungs for s in range(a.seeds)]
     jobs += [(LADDER[4], int(s), "none") for s in a.loss_seeds.split(",") if s]
     for rules_text, seed, objective in jobs:
         for config in CONFIGS:
