@@ -19,6 +19,7 @@ from cli.options import (
     STEP,
     TIME_LIMIT,
     WORKERS,
+    WholeNumber,
     learning_options,
     old_name,
     process_rss_mb,
@@ -33,6 +34,7 @@ from solver.exhaustive import FURTHEST_MODES
 from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolveResult
 
 SOLVERS = ("dfs", "cpsat", "portfolio")
+CUBES = WholeNumber(1, 100_000)
 
 #: The time limit of an optimum search (``--objective waste|turns``) when none is given:
 #: proving an optimum on a full deal can take hours.
@@ -83,6 +85,29 @@ def run_solver(name: str, deal: Deal | Game, objective: str, time_limit: float |
                                seed=seed, memory_limit_mb=free, verbose=verbose)
     except NotImplementedError as exc:
         raise CliError(f"--solver {name}: {exc}") from None
+
+
+def cube_mapper(cubes: int | None, scheduler: str | None, workers: int | None,
+                solver_name: str, objective: str, deal: Deal | Game) -> Any:
+    """The Dask mapper for ``--cubes`` (``None`` without it); raises :class:`CliError` for
+    options that do not go with it (exit 2)."""
+    if cubes is None:
+        if scheduler is not None:
+            raise CliError("--scheduler needs --cubes N")
+        return None
+    if solver_name != "dfs":
+        raise CliError(f"--cubes runs the dfs solver, not --solver {solver_name}")
+    if objective not in ("none", "waste"):
+        raise CliError(f"--cubes solves --objective none or waste, not {objective}")
+    if scheduler is not None and workers is not None:
+        raise CliError("give --workers (a LocalCluster) or --scheduler ADDR, not both")
+    from solver.generic import needs_generic
+
+    if needs_generic(deal.rules):
+        raise CliError("--cubes runs the compact DFS, which does not model these rules")
+    from studies.cubes import dask_mapper
+
+    return dask_mapper(workers, scheduler)
 
 
 def without_timing(stats: dict[str, Any]) -> dict[str, Any]:
@@ -210,7 +235,14 @@ def verdict_line(res: SolveResult, time_limit: float | None,
 @click.option("--solver", "solver_name", type=click.Choice(SOLVERS), default="dfs",
               show_default=True, help="Which exact solver runs.")
 @click.option("--workers", type=WORKERS, default=1, show_default=True,
-              help="CP-SAT workers, 1 to 64 (cpsat/portfolio).")
+              help="CP-SAT workers, 1 to 64 (cpsat/portfolio); with --cubes: Dask "
+                   "LocalCluster worker processes (default: one per core).")
+@click.option("--cubes", type=CUBES, default=None, metavar="N",
+              help="dfs, --objective none|waste: split the search into about N independent "
+                   "cubes (first plies) solved on Dask workers, verdicts merged soundly.")
+@click.option("--scheduler", default=None, metavar="ADDR",
+              help="With --cubes: a running Dask scheduler (tcp://HOST:8786) instead of a "
+                   "LocalCluster.")
 @click.option("--solver-seed", type=SOLVER_SEED, default=0, show_default=True,
               help="Random seed of CP-SAT, 0 to 2147483647 (cpsat/portfolio).")
 @click.option("--hint", type=click.Choice(["beam", "none"]), default="beam", show_default=True,
@@ -245,7 +277,8 @@ def verdict_line(res: SolveResult, time_limit: float | None,
 def solve(source: str | None, step: int | None, seed: int | None, deal_file: str | None,
           players: int | None, rule_options: tuple[str, ...],
           objective: str, time_limit: float | None, node_limit: int | None, memory_limit: int,
-          solver_name: str, workers: int, solver_seed: int, hint: str, furthest: str,
+          solver_name: str, workers: int, cubes: int | None, scheduler: str | None,
+          solver_seed: int, hint: str, furthest: str,
           nogood: bool, abstraction: bool, lns: bool, step_bound: bool, verbose: bool,
           quiet: bool, as_json: bool, no_timing: bool,
           output: str | None, fmt: str = "text",
@@ -312,11 +345,26 @@ def solve(source: str | None, step: int | None, seed: int | None, deal_file: str
             line.update(solve_progress_text({**st, "nodes": sum(counted)}, objective,
                                             time.monotonic() - t0, time_limit))
 
+    workers_given = (ctx.get_parameter_source("workers")
+                     != click.core.ParameterSource.DEFAULT)
+    mapper = cube_mapper(cubes, scheduler, workers if workers_given else None,
+                         solver_name, objective, deal)
     try:
-        res = run_solver(solver_name, deal, objective, time_limit, memory_limit, node_limit,
-                         workers, solver_seed, verbose, progress, hint, furthest,
-                         {"nogood": nogood, "abstraction": abstraction, "lns": lns,
-                          "step_bound": step_bound})
+        if cubes is not None:
+            from solver.cubes import solve_cubes
+            from studies.runner import RunnerError
+
+            try:
+                res = solve_cubes(deal, objective, cubes, time_limit=time_limit,
+                                  node_limit=node_limit, mapper=mapper,
+                                  memory_limit_mb=max(128, memory_limit // 2))
+            except RunnerError as exc:
+                raise CliError(str(exc)) from None
+        else:
+            res = run_solver(solver_name, deal, objective, time_limit, memory_limit, node_limit,
+                             workers, solver_seed, verbose, progress, hint, furthest,
+                             {"nogood": nogood, "abstraction": abstraction, "lns": lns,
+                              "step_bound": step_bound})
     finally:
         if line is not None:
             line.close()

@@ -1,0 +1,112 @@
+"""Cube-and-conquer on Dask (issue 39 step 6) against the plain DFS: the 6-row and 7-row
+waste-ladder rungs (:data:`benchmarks.waste_ladder.RUNGS`, solo, hand 5, objective
+``waste``) and hand-2 7-row deals (:data:`benchmarks.frontier.LADDER`, objective ``none``,
+where the plain solve proves a loss), each solved three ways: ``plain``
+(:func:`solver.exhaustive.solve`, LNS off so that the two compare one search), ``cubes-1``
+and ``cubes-2`` (:func:`solver.cubes.solve_cubes` on a Dask LocalCluster of 1 and 2
+workers). Records verdict, value, optimal, bound, CPU seconds (this process plus the
+workers' per-cube CPU), wall seconds and the load average before and after.
+
+Run ``nice -n 10 python -m benchmarks.cubes --out benchmarks/results/cubes-2026-12-05``.
+Rows go to ``rows.jsonl`` (resumed), ``report.md`` is rebuilt from them (files written
+whole)."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.frontier import LADDER, _rules
+from benchmarks.waste_ladder import RUNGS
+
+CONFIGS = ("plain", "cubes-1", "cubes-2")
+
+
+def run_one(rules_text: str, seed: int, objective: str, config: str, seconds: float,
+            cubes: int) -> dict[str, Any]:
+    """Solve one deal one way; returns the row."""
+    from model.deal import Deal
+    from solver.cubes import solve_cubes
+    from solver.exhaustive import solve
+    from studies.cubes import dask_mapper
+
+    deal = Deal.from_seed(seed, 1, _rules(rules_text))
+    load0 = os.getloadavg()[0]
+    t, c = time.monotonic(), time.process_time()
+    if config == "plain":
+        res = solve(deal, objective, time_limit=seconds, memory_limit_mb=1024, lns=False,
+                    furthest="off")
+        worker_cpu = 0.0
+    else:
+        res = solve_cubes(deal, objective, cubes, time_limit=seconds, memory_limit_mb=512,
+                          mapper=dask_mapper(workers=int(config.split("-")[1])))
+        worker_cpu = float(res.stats.get("cpu_seconds", 0.0))
+    wall = time.monotonic() - t
+    cpu = time.process_time() - c + worker_cpu
+    st = res.stats
+    return {"rules": rules_text, "seed": seed, "objective": objective, "config": config,
+            "verdict": res.verdict, "value": res.value, "optimal": res.optimal,
+            "bound": res.bound, "nodes": st.get("nodes"), "cubes": st.get("cubes"),
+            "open": st.get("open"), "solved": st.get("solved"), "cpu_s": round(cpu, 2),
+            "wall_s": round(wall, 2), "load_before": round(load0, 2),
+            "load_after": round(os.getloadavg()[0], 2), "limit_s": seconds}
+
+
+def report(rows: list[dict[str, Any]], meta: dict[str, Any]) -> str:
+    """The markdown table of ``rows``."""
+    out = ["# Cubes on Dask (issue 39 step 6) against the plain DFS", "",
+           f"{meta['date']}, {meta['machine']}, {meta['seconds']} s wall limit a solve, "
+           f"{meta['cubes']} cubes; CPU = this process + the workers' per-cube CPU.", "",
+           "| rules | seed | objective | config | verdict | value | optimal | bound | nodes "
+           "| cubes open/solved | CPU s | wall s | load before/after |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        name = r["rules"].split(",")[0] + (",hand 2" if "hand_size=2" in r["rules"] else "")
+        out.append(f"| {name} | {r['seed']} | {r['objective']} | {r['config']} | {r['verdict']} "
+                   f"| {r['value']} | {r['optimal']} | {r['bound']} | {r['nodes']} "
+                   f"| {r['open']}/{r['solved']} | {r['cpu_s']} | {r['wall_s']} "
+                   f"| {r['load_before']}/{r['load_after']} |")
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.cubes", description=__doc__)
+    ap.add_argument("--out", default="benchmarks/results/cubes-2026-12-05")
+    ap.add_argument("--seconds", type=float, default=20.0, help="wall limit a solve")
+    ap.add_argument("--cubes", type=int, default=8)
+    ap.add_argument("--seeds", type=int, default=1, help="waste-ladder seeds a rung")
+    ap.add_argument("--rungs", default="2,3", help="indices of waste-ladder RUNGS (2, 3: 6 and 7 rows)")
+    ap.add_argument("--loss-seeds", default="0", help="hand-2 7-row seeds, comma-separated")
+    a = ap.parse_args(argv)
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "rows.jsonl"
+    rows = [json.loads(x) for x in path.read_text().splitlines() if x.strip()] if path.exists() else []
+    done = {(r["rules"], r["seed"], r["config"]) for r in rows}
+    rungs = [int(k) for k in a.rungs.split(",") if k]
+    jobs = [(RUNGS[k] + ",hand_size=5", s, "waste") for k in rungs for s in range(a.seeds)]
+    jobs += [(LADDER[4], int(s), "none") for s in a.loss_seeds.split(",") if s]
+    for rules_text, seed, objective in jobs:
+        for config in CONFIGS:
+            if (rules_text, seed, config) in done:
+                continue
+            row = run_one(rules_text, seed, objective, config, a.seconds, a.cubes)
+            print(json.dumps(row), flush=True)
+            rows.append(row)
+            with path.open("a") as f:
+                f.write(json.dumps(row) + "\n")
+    meta = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "machine": f"{platform.machine()}, {os.cpu_count()} cores (shared)",
+            "seconds": a.seconds, "cubes": a.cubes}
+    tmp = out / "report.md.tmp"
+    tmp.write_text(report(rows, meta))
+    tmp.replace(out / "report.md")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

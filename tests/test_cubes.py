@@ -1,0 +1,108 @@
+"""Cube-and-conquer (solver/cubes.py, studies/cubes.py; issue 39 step 6): the merged answer is
+the plain answer and the naive reference's on random tiny positions, a loss needs every
+cube, node limits cover the whole answer, Dask gives what the sequential mapper gives."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from model.deal import Deal
+from model.records import replay
+from solver.cubes import Cube, CubeAnswer, merge, root_game, solve_cubes, split
+from solver.result import LOSS, UNKNOWN, WIN
+from tests.reference import reference_solve
+from tests.strategies import examples, random_position, tiny_games
+
+FAST = settings(max_examples=examples(40), deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@FAST
+@given(deal=tiny_games(), steps=st.integers(0, 8), seed=st.integers(0, 2**16),
+       objective=st.sampled_from(["none", "waste"]), cubes=st.integers(1, 12))
+def test_cubes_answer_is_the_reference_on_tiny_positions(deal, steps, seed, objective, cubes):
+    game = random_position(deal, random.Random(seed), steps)
+    if game.is_over():
+        return
+    want, value = reference_solve(game, objective)
+    res = solve_cubes(game, objective, cubes)
+    assert res.verdict == want
+    if want == WIN:
+        assert replay(res.plan.start, res.plan.moves).outcome == WIN
+        if objective == "waste":
+            assert res.optimal and res.value == value  # no limit: every cube decided
+
+
+def test_split_deduplicates_and_keeps_every_first_move_covered():
+    deal = Deal.from_seed(3)
+    cubes = split(deal, 20)
+    keys = [c.game.key() for c in cubes]
+    assert len(set(keys)) == len(keys)
+    firsts = {c.moves[0] for c in cubes}
+    game = root_game(deal)
+    # every first move's positions are covered (a first move whose children all equal
+    # another's may be dropped only as a duplicate position)
+    assert len(firsts) >= 1 and sum(c.status == "open" for c in cubes) >= 20
+    assert all(len(c.moves) >= 1 for c in cubes) and not game.is_over()
+
+
+def _cube(status: str = "open", cost: int = 0) -> Cube:
+    return Cube([], root_game(Deal.from_seed(1)), cost, status)
+
+
+def test_a_loss_needs_every_cube():
+    cubes = [_cube(), _cube(), _cube(LOSS)]
+    lost = CubeAnswer(LOSS)
+    assert merge("none", cubes, [lost, lost, None])[0] == LOSS
+    assert merge("none", cubes, [lost, None, None])[0] == UNKNOWN
+    assert merge("none", cubes, [lost, CubeAnswer(UNKNOWN), None])[0] == UNKNOWN
+    assert merge("none", cubes, [lost, CubeAnswer(WIN, continuation=[]), None])[0] == WIN
+
+
+def test_the_waste_optimum_needs_every_other_cubes_bound():
+    cubes = [_cube(cost=1), _cube(cost=0), _cube(cost=3)]
+    win = CubeAnswer(WIN, value=2, optimal=True, bound=2)  # 1 + 2 = 3
+    # cube 2 unknown with its path cost 3: no better win there; cube 1 proven ≥ 0 + 3
+    v = merge("waste", cubes, [win, CubeAnswer(UNKNOWN, bound=3), CubeAnswer(UNKNOWN)])
+    assert v == (WIN, 0, 3, True, 3)
+    # cube 1 only proven ≥ 0 + 2: the answer is a win not proven optimal, bound 2
+    v = merge("waste", cubes, [win, CubeAnswer(UNKNOWN, bound=2), CubeAnswer(UNKNOWN)])
+    assert v == (WIN, 0, 3, False, 2)
+    # a cheaper win elsewhere wins
+    v = merge("waste", cubes, [win, CubeAnswer(WIN, value=1, optimal=True, bound=1),
+                               CubeAnswer(LOSS)])
+    assert v == (WIN, 1, 1, True, 1)
+
+
+def test_node_limited_cubes_are_deterministic_and_within_the_limit():
+    deal = Deal.from_seed(2, 2)
+    runs = [solve_cubes(deal, "waste", 6, node_limit=3000) for _ in range(2)]
+    a, b = (r.to_json() for r in runs)
+    for d in (a, b):
+        d["stats"].pop("seconds"), d["stats"].pop("cpu_seconds")
+    assert a == b
+    assert runs[0].stats["nodes"] <= 3000
+
+
+def test_cli_cubes_bad_combinations_exit_2():
+    from cli.main import main
+
+    for args in (["--scheduler", "tcp://x:1"], ["--cubes", "3", "--solver", "cpsat"],
+                 ["--cubes", "3", "--objective", "turns"], ["--cubes", "0"]):
+        r = CliRunner().invoke(main, ["solve", "--seed", "1", *args])
+        assert r.exit_code == 2, (args, r.output)
+        assert "Traceback" not in r.output
+
+
+@pytest.mark.slow
+def test_cubes_on_a_dask_local_cluster_give_the_sequential_answer():
+    from studies.cubes import dask_mapper
+
+    game = random_position(Deal.from_seed(5), random.Random(5), 40)
+    seq = solve_cubes(game, "none", 4, node_limit=200_000)
+    dask = solve_cubes(game, "none", 4, node_limit=200_000, mapper=dask_mapper(workers=2))
+    assert dask.verdict == seq.verdict != UNKNOWN
