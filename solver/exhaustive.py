@@ -29,6 +29,7 @@ relabelled gets the relabelled plan.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import sys
@@ -41,6 +42,7 @@ from model.deal import Deal
 from model.game import Game
 from solver.abstraction import Abstraction
 from solver.beam import DEFAULT_BEAM_SCHEDULE, WIDE_BEAM_SCHEDULE, Beam
+from solver.budget import Budget
 from solver.frontier import PVOrder, improve, run_slice
 from solver.nogood import DominanceStore
 from solver.reasons import LossReason
@@ -850,10 +852,13 @@ def solve(
     own = (time_limit * (1 - LNS_SHARE - RESUME_SHARE) if use_lns and time_limit is not None
            else time_limit)
     deadline = t0 + own if own is not None else None
+    budget = Budget(node_limit, t0 + time_limit if time_limit is not None else None,
+                    memory_limit_mb)
     s = Search(start, objective, sw, deadline, node_limit, progress)
     res = s.run(beam_schedule, furthest)
+    budget.charge("search", s.nodes, time.monotonic() - t0, res.verdict)
     if use_lns and time_limit is not None:
         end = t0 + time_limit
-        res = lns_result(res, end - RESUME_SHARE * time_limit - time.monotonic(), s)
-        res = resume_proof(res, s, end - time.monotonic(), node_limit)
-    return res
+        res = lns_result(res, end - RESUME_SHARE * time_limit - time.monotonic(), s, budget)
+        res = resume_proof(res, s, end - time.monotonic(), budget=budget)
+    return dataclasses.replace(res, stats={**res.stats, "budget": budget.to_stats()})
