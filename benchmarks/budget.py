@@ -45,7 +45,7 @@ def main() -> None:
                "resume_nodes": (st.get("resume") or {}).get("nodes"),
                "lns": st.get("lns"), "nodes_spent": None if b is None else b["nodes_spent"],
                "phases": None if b is None else b["phases"], "cpu_s": round(cpu, 3),
-               "load": os.getloadavg()[0], "date": _dt.datetime.now(_dt.timezone.utc).isoformat(),
+               "load": os.getloadavg()[0], "date": _dt.datetime.now(_dt.UTC).isoformat(),
                "machine": f"{platform.machine()} {os.cpu_count()} cores"}
         with open(a.out / "rows.jsonl", "a") as f:
             f.write(json.dumps(row) + "\n")
