@@ -29,11 +29,14 @@ relabelled gets the relabelled plan.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import sys
 import time
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Sequence, cast
 
@@ -41,6 +44,7 @@ from model.deal import Deal
 from model.game import Game
 from solver.abstraction import Abstraction
 from solver.beam import DEFAULT_BEAM_SCHEDULE, WIDE_BEAM_SCHEDULE, Beam
+from solver.budget import Budget, PhaseRecord
 from solver.frontier import PVOrder, improve, run_slice
 from solver.nogood import DominanceStore
 from solver.reasons import LossReason
@@ -53,6 +57,7 @@ from solver.result import (
     checked_line,
     checked_plan,
 )
+from solver.schedule import Schedule
 from solver.state import INF, NodeLimits, Stop, Switches
 
 #: The core's sources, in the order of setup.py's digest (``CORE_SOURCES``).
@@ -511,7 +516,7 @@ class Search(PVOrder, Beam, NodeLimits):
             now = time.monotonic()
             self.deadline = now + max(0.0, self.deadline - now) / 2
         try:
-            best = self.beams(WIDE_BEAM_SCHEDULE, best)
+            best = self.beams(self.__dict__.get("wide_schedule", WIDE_BEAM_SCHEDULE), best)
         finally:
             self.deadline, self.node_limit = saved
             self.next_check = self.nodes + 1  # the run's own limits, checked at the next node
@@ -678,10 +683,30 @@ class Search(PVOrder, Beam, NodeLimits):
             self.next_check = self.nodes + 1  # the run's own limits, checked at the next node
         return proven
 
-    def run(self, beam_schedule: tuple[tuple[int, int], ...] = DEFAULT_BEAM_SCHEDULE,
+    @contextmanager
+    def _phase(self, name: str) -> Iterator[None]:
+        """Record the phase ``name`` of :meth:`run` (its nodes, seconds and whether it ended
+        or a limit stopped it) in ``self.records``, whatever way it ends."""
+        n0, t0 = self.nodes, time.monotonic()
+        outcome = "stopped"
+        try:
+            yield
+            outcome = "stopped" if self.stopped else "done"
+        finally:
+            self.records.append(PhaseRecord(name, self.nodes - n0, time.monotonic() - t0, outcome))
+
+    def run(self, beam_schedule: tuple[tuple[int, int], ...] | Schedule = DEFAULT_BEAM_SCHEDULE,
             furthest: str = "bounded") -> SolveResult:
         """Solve from the current state (the root: the start, or the position last given to
-        :meth:`load`) within the limits of :meth:`begin`; see :func:`solve`."""
+        :meth:`load`) within the limits of :meth:`begin`; see :func:`solve`.
+        ``beam_schedule``: a :class:`~solver.schedule.Schedule`, or beams
+        (:meth:`Schedule.for_beams`). The phases walked are recorded in ``self.records``
+        (:class:`~solver.budget.PhaseRecord`); the compiled core and the Python reference
+        walk the same ones."""
+        sched = (beam_schedule if isinstance(beam_schedule, Schedule)
+                 else Schedule.for_beams(beam_schedule))
+        self.wide_schedule = sched.wide_beams
+        self.records: list[PhaseRecord] = []
         objective = self.objective
         if self.filled == self._slots_total:  # a won position: nothing left to play
             self.progress_proven = True
@@ -696,11 +721,13 @@ class Search(PVOrder, Beam, NodeLimits):
         exhausted = False
         try:
             # phase 1 (heuristic): beams of growing width look for a first, then a better, win
-            best = self.beams(beam_schedule)
-            wide = beam_schedule is DEFAULT_BEAM_SCHEDULE and self.core() is not None
+            with self._phase("beams"):
+                best = self.beams(sched.beams)
+            wide = bool(sched.wide_beams)
             if (wide and not self.stopped and best is not None and objective != "none"
                     and self.line_cost(best) > self.root_bound()):
-                best = self._wide_beams(best)
+                with self._phase("wide-beams"):
+                    best = self._wide_beams(best)
             if best is not None:
                 best_value = self.line_cost(best)
                 self.incumbent = best_value
@@ -710,16 +737,20 @@ class Search(PVOrder, Beam, NodeLimits):
             # phase 2 (exact): a first win or a proof that none exists, then (waste, turns) a
             # win within budget best - 1, until a search fails (optimal)
             if best is None:
-                if self._decide_or_relax(start, wide and not self.stopped):
+                with self._phase("decide"):
+                    decided = self._decide_or_relax(start, wide and not self.stopped)
+                if decided:
                     best = self.win_line
                     best_value = self.line_cost(best)
                     self.incumbent = best_value
                     self.best_progress = self._slots_total
                 else:
                     exhausted = True  # a proven loss, whatever the furthest search does
-                    self.progress_proven = self.run_furthest(furthest)
+                    with self._phase("furthest"):
+                        self.progress_proven = self.run_furthest(furthest)
             if best is not None and objective != "none":
-                best, best_value = improve(self, best, cast(int, best_value))  # solver.frontier
+                with self._phase("improve"):
+                    best, best_value = improve(self, best, cast(int, best_value))  # solver.frontier
             exhausted = True
         except (Stop, KeyboardInterrupt) as exc:
             # a limit (or Ctrl-C) stopped the search mid-line: back to the start position, so
@@ -788,7 +819,7 @@ def solve(
     node_limit: int | None = None,
     memory_limit_mb: int = 2048,
     progress: Callable[[dict], None] | None = None,
-    beam_schedule: tuple[tuple[int, int], ...] = DEFAULT_BEAM_SCHEDULE,
+    beam_schedule: tuple[tuple[int, int], ...] | Schedule = DEFAULT_BEAM_SCHEDULE,
     furthest: str = "bounded",
     lns: bool = True,
     **switches,
@@ -811,7 +842,10 @@ def solve(
     (:mod:`solver.stepbound`) and ``table_size`` (entries).
     ``progress``: called about twice a second with the stats dict. ``beam_schedule``: the
     heuristic phase, pairs (beam width, ways to pay kept per placement; 0 = all), run in
-    order until one wins (for ``waste``/``turns``: all run, each only keeping better wins).
+    order until one wins (for ``waste``/``turns``: all run, each only keeping better wins);
+    or a whole :class:`~solver.schedule.Schedule` (the default beams get the wide beams,
+    with or without the compiled core). ``stats["budget"]``: the node limit, the nodes
+    spent by all phases together and one :class:`~solver.budget.PhaseRecord` per phase.
     ``furthest``: after a proven loss, how far the furthest-line search goes:
     ``bounded`` (default: its own small budget, see :meth:`Search.run_furthest`; the verdict
     never waits on it), ``proven`` (until the furthest line is proven, within the limits) or
@@ -850,10 +884,17 @@ def solve(
     own = (time_limit * (1 - LNS_SHARE - RESUME_SHARE) if use_lns and time_limit is not None
            else time_limit)
     deadline = t0 + own if own is not None else None
+    budget = Budget(node_limit, t0 + time_limit if time_limit is not None else None,
+                    memory_limit_mb)
     s = Search(start, objective, sw, deadline, node_limit, progress)
     res = s.run(beam_schedule, furthest)
+    for rec in s.records:
+        budget.charge(rec.name, rec.nodes, rec.seconds, rec.outcome)
+    rest = s.nodes - sum(rec.nodes for rec in s.records)
+    if rest:  # nodes outside the declared phases (none today): still the budget's
+        budget.charge("search", rest, 0.0, res.verdict)
     if use_lns and time_limit is not None:
         end = t0 + time_limit
-        res = lns_result(res, end - RESUME_SHARE * time_limit - time.monotonic(), s)
-        res = resume_proof(res, s, end - time.monotonic(), node_limit)
-    return res
+        res = lns_result(res, end - RESUME_SHARE * time_limit - time.monotonic(), s, budget)
+        res = resume_proof(res, s, end - time.monotonic(), budget=budget)
+    return dataclasses.replace(res, stats={**res.stats, "budget": budget.to_stats()})

@@ -89,14 +89,25 @@ def plan_waste(start: Deal | Game, moves: Sequence[Move]) -> int | None:
     return len(r.game.out) - before
 
 
-def _window(s: Any, position: Game, suffix: list[Move], seconds: float
-            ) -> tuple[list[Move], bool]:
+def _window(s: Any, position: Game, suffix: list[Move], seconds: float,
+            budget: Any = None) -> tuple[list[Move], bool]:
     """Re-optimise ``suffix`` (a winning continuation from ``position``) with the exhaustive
     search ``s`` (loaded at ``position``; its table kept) for at most ``seconds``: (the best
     continuation found, proven optimal from ``position``). Returns ``suffix`` itself when
-    nothing cheaper was found."""
+    nothing cheaper was found. ``budget``: the solve's :class:`solver.budget.Budget` (or
+    ``None``): the window's node limit is what is left of it, and its nodes are charged."""
     s.load(position)
-    s.begin(time.monotonic() + seconds, None)
+    s.begin(time.monotonic() + seconds, None if budget is None else budget.nodes_left())
+    t0 = time.monotonic()
+    try:
+        return _window_run(s, position, suffix)
+    finally:
+        if budget is not None:
+            budget.charge("lns-window", s.nodes, time.monotonic() - t0, "done")
+
+
+def _window_run(s: Any, position: Game, suffix: list[Move]) -> tuple[list[Move], bool]:
+    """The search of :func:`_window` once ``s`` is loaded and begun."""
     best = s.from_moves(suffix)
     value = s.line_cost(best)
     whole = (s.incumbent, s.proven_bound)  # the progress reports the whole plan's values
@@ -121,7 +132,7 @@ def _window(s: Any, position: Game, suffix: list[Move], seconds: float
 
 
 def improve_plan(start: Deal | Game, moves: Sequence[Move], time_limit: float, search: Any,
-                 bound: int | None = None) -> tuple[list[Move], LnsReport]:
+                 bound: int | None = None, budget: Any = None) -> tuple[list[Move], LnsReport]:
     """Make the winning plan ``moves`` from ``start`` cheaper (fewer cards out of the game)
     by large-neighbourhood search (see the module docstring), for at most ``time_limit``
     seconds (wall clock, about; one window's search may overrun its slice by a check
@@ -131,6 +142,9 @@ def improve_plan(start: Deal | Game, moves: Sequence[Move], time_limit: float, s
     window loads it at its position and reuses its transposition table (its bounds are costs
     to go, true from any root); the waste solve passes its own, a caller without one makes
     ``Search(start, "waste", Switches(table_size=WINDOW_TABLE), None, None)``.
+
+    ``budget``: the solve's :class:`solver.budget.Budget` (or ``None``): every window draws
+    its nodes from it, and no window starts once its node limit is spent.
 
     Returns (the cheapest plan found, its :class:`LnsReport`). The plan returned is ``moves``
     itself or a plan that :mod:`model` replays as a win with fewer cards out; never worse.
@@ -144,7 +158,8 @@ def improve_plan(start: Deal | Game, moves: Sequence[Move], time_limit: float, s
     report = LnsReport(waste, waste)
     seconds = FIRST_WINDOW_SECONDS
     try:
-        plan, waste = _rounds(start, plan, waste, deadline, bound, search, report, seconds)
+        plan, waste = _rounds(start, plan, waste, deadline, bound, search, report, seconds,
+                              budget)
     except KeyboardInterrupt:  # Ctrl-C: the cheapest plan kept so far is the answer
         report.interrupted = True
         plan, waste = report.plan, report.waste
@@ -153,12 +168,13 @@ def improve_plan(start: Deal | Game, moves: Sequence[Move], time_limit: float, s
 
 
 def _rounds(start: Deal | Game, plan: list[Move], waste: int, deadline: float,
-            bound: int | None, search: Any, report: LnsReport, seconds: float
-            ) -> tuple[list[Move], int]:
+            bound: int | None, search: Any, report: LnsReport, seconds: float,
+            budget: Any = None) -> tuple[list[Move], int]:
     """The rounds of :func:`improve_plan`; keeps ``report`` (and its ``plan``) up to date."""
     settled: set[int] = set()  # window starts whose suffix is proven optimal (since the last splice)
     report.plan = list(plan)
-    while time.monotonic() < deadline and (bound is None or waste > bound):
+    while (time.monotonic() < deadline and (bound is None or waste > bound)
+           and (budget is None or not budget.out_of_nodes())):
         report.rounds += 1
         n = len(plan)
         stride = max(1, n // 4)
@@ -168,13 +184,14 @@ def _rounds(start: Deal | Game, plan: list[Move], waste: int, deadline: float,
             break
         for i in starts:
             left = deadline - time.monotonic()
-            if left <= 0.01 or (bound is not None and waste <= bound) or i >= len(plan):
+            if (left <= 0.01 or (bound is not None and waste <= bound) or i >= len(plan)
+                    or (budget is not None and budget.out_of_nodes())):
                 break
             position = replay(start, plan[:i]).game
             suffix = plan[i:]
             before = waste - _waste_between(start, plan, i)
             report.windows += 1
-            new_suffix, proven = _window(search, position, suffix, min(seconds, left))
+            new_suffix, proven = _window(search, position, suffix, min(seconds, left), budget)
             kept = new_suffix is suffix
             if not kept:
                 candidate = plan[:i] + new_suffix
@@ -203,14 +220,15 @@ def _waste_between(start: Deal | Game, plan: list[Move], i: int) -> int:
 
 
 
-def lns_result(res: Any, seconds: float, search: Any) -> Any:
+def lns_result(res: Any, seconds: float, search: Any, budget: Any = None) -> Any:
     """``res`` (a :class:`~solver.result.SolveResult` of objective ``waste``) with its plan
     improved by :func:`improve_plan` for at most ``seconds``, when it is a win not proven
     optimal (else ``res`` unchanged); ``search``: the search that produced ``res``, whose
     table the windows reuse (see :func:`improve_plan`). The plan is rebuilt with
     :func:`solver.result.checked_plan` (replayed by :mod:`model`); ``optimal`` becomes true
     when the plan reaches the proven ``bound``; ``stats["lns"]`` holds the
-    :class:`LnsReport` (or ``{"skipped": why}``)."""
+    :class:`LnsReport` (or ``{"skipped": why}``). ``budget``: the solve's
+    :class:`solver.budget.Budget` (or ``None``), which the windows draw from."""
     import dataclasses
 
     from solver.result import WIN as RESULT_WIN
@@ -225,8 +243,11 @@ def lns_result(res: Any, seconds: float, search: Any) -> Any:
     if seconds <= 0.05:
         stats["lns"] = {"skipped": "no time left"}
         return dataclasses.replace(res, stats=stats)
+    if budget is not None and budget.out_of_nodes():
+        stats["lns"] = {"skipped": "no nodes left"}
+        return dataclasses.replace(res, stats=stats)
     root: Deal | Game = res.start if res.start is not None else res.deal
-    moves, report = improve_plan(root, res.continuation, seconds, search, res.bound)
+    moves, report = improve_plan(root, res.continuation, seconds, search, res.bound, budget)
     stats["lns"] = report.to_stats()
     if report.interrupted:
         stats["interrupted"] = True
@@ -241,27 +262,34 @@ def lns_result(res: Any, seconds: float, search: Any) -> Any:
                                continuation=list(moves), stats=stats)
 
 
-def resume_proof(res: Any, search: Any, seconds: float, node_limit: int | None = None) -> Any:
+def resume_proof(res: Any, search: Any, seconds: float, node_limit: int | None = None,
+                 budget: Any = None) -> Any:
     """Give the waste solve's search ``search`` (the one that produced ``res``, its table
     kept) ``seconds`` more to prove the optimum of ``res``'s plan from the start (the
     bottom-up and top-down searches of :func:`solver.frontier.improve`), the plan LNS made
     cheaper as its incumbent. Returns ``res`` with the bound the table proves now (never
     lower than ``res.bound``), ``optimal`` where the proof closed, and a cheaper plan where
     the top-down search found one (replayed by :mod:`model`); ``stats["resume"]`` holds its
-    nodes and the bound before and after. Unchanged when ``res`` is not an unproven win."""
+    nodes and the bound before and after. Unchanged when ``res`` is not an unproven win.
+    ``budget``: the solve's :class:`solver.budget.Budget`: the resumed search's node limit
+    is what is left of it (instead of ``node_limit``), and it is not run when none is."""
     import dataclasses
 
     from solver.result import WIN as RESULT_WIN
     from solver.result import checked_plan
 
     if (res.verdict != RESULT_WIN or res.objective != "waste" or res.optimal
-            or res.value is None or seconds <= 0.05 or res.stats.get("interrupted")):
+            or res.value is None or seconds <= 0.05 or res.stats.get("interrupted")
+            or (budget is not None and budget.out_of_nodes())):
         return res
+    if budget is not None:
+        node_limit = budget.nodes_left()
     root: Deal | Game = res.start if res.start is not None else res.deal
     position = root if isinstance(root, Game) else Game(root)
     s = search
     s.load(position)
     s.begin(time.monotonic() + seconds, node_limit)
+    t0 = time.monotonic()
     best = s.from_moves(res.continuation)
     value = s.line_cost(best)
     closed = False
@@ -274,6 +302,8 @@ def resume_proof(res: Any, search: Any, seconds: float, node_limit: int | None =
         line = list(s.win_line)
         if line and s.line_cost(line) < value:
             best, value = line, s.line_cost(line)
+    if budget is not None:
+        budget.charge("resume", s.nodes, time.monotonic() - t0, "closed" if closed else "unknown")
     moves = s.to_moves(best)
     got = plan_waste(root, moves)
     if got is None or got > res.value:  # never worse than the plan given
