@@ -79,7 +79,11 @@ from puzzles.playouts import greedy_choices, greedy_move, playout, playouts
 from solver.result import checked_plan
 
 GENERATOR_NAME = "ascent daily"
-GENERATOR_VERSION = 1
+#: Version 2 (issue 39 step 7): the par of a full deal is searched by :func:`puzzles.par.full_par`
+#: (node-limited exhaustive search and LNS; proven where it can). Version 1 records (the
+#: published archive) are frozen and are still re-evaluated with the version-1 par (the best
+#: beam win) by :func:`evaluate` ``(..., version=1)``.
+GENERATOR_VERSION = 2
 
 #: The mini rule set (see the module docstring): the ``mini`` preset's values
 #: (:meth:`RuleSet.mini`, equal to it), written in records as ``standard`` with these options,
@@ -159,14 +163,17 @@ def _move_entry(game: Game, move: Move) -> dict[str, Any]:
 
 # ---- deal puzzles ------------------------------------------------------------------------
 
-def evaluate_deal(cand: dict[str, int], size: str) -> dict[str, Any] | None:
+def evaluate_deal(cand: dict[str, int], size: str,
+                  version: int = GENERATOR_VERSION) -> dict[str, Any] | None:
     """Measure deal candidate ``cand`` (``{"seed", "players"}``): the partial record
     (rules, deal, goal, par, features, key moves, solution) or ``None`` if it fails the
-    criteria."""
+    criteria. ``version``: the generator version whose par to compute (full deals: 1 = the
+    best beam win, 2 = :func:`puzzles.par.full_par`)."""
     from solver.heuristic import heuristic_win
 
     rules = RULES[size]
     deal = Deal.from_seed(cand["seed"], 1, rules)
+    extra: dict[str, Any] = {}  # version-2 features of a full deal
     # the beam ladder: the narrowest beam that wins (a feature), and the best win of all
     width, beam_waste, best = 0, None, None
     for w in BEAM_LADDER:
@@ -186,10 +193,16 @@ def evaluate_deal(cand: dict[str, int], size: str) -> dict[str, Any] | None:
         if res.verdict != "win" or res.plan is None or not res.optimal:
             return None
         par, par_moves, proven, nodes = int(res.value), list(res.plan.moves), True, res.stats["nodes"]
-    else:  # par: the best win of the solver's beams (the DFS does not prove it in budget)
+    else:  # full: from the best win of the solver's beams
         if best is None:
             return None
         par, par_moves, proven, nodes = best[0], best[1], False, 0
+        if version >= 2:  # searched further, node-limited (puzzles.par); proven where it can
+            from puzzles.par import full_par
+
+            rep = full_par(deal, par, list(par_moves))
+            par, par_moves, proven, nodes = rep.par, rep.moves, rep.proven, rep.nodes
+            extra = {"par_beams": rep.beams, "par_bound": rep.bound}
     start = Game(deal)
     greedy = playout(start)
     n = PLAYOUTS[size]
@@ -208,6 +221,7 @@ def evaluate_deal(cand: dict[str, int], size: str) -> dict[str, Any] | None:
         "playout_filled": round(sum(p.filled for p in noisy) / (n * slots), 4),
         "beam_width": width or None,
         "beam_gap": (beam_waste - par) if beam_waste is not None else None,
+        **extra,
     }
     hints = deal_hints(deal, par_moves)
     checked = checked_plan(deal, par_moves, "daily")
@@ -416,9 +430,12 @@ def _shortest(wg) -> int:
 
 # ---- the puzzle of a date ----------------------------------------------------------------
 
-def evaluate(kind: str, size: str, cand: dict[str, int]) -> dict[str, Any] | None:
-    """The partial record of a candidate with its ``score`` (or ``None``: criteria fail)."""
-    rec = evaluate_deal(cand, size) if kind == "deal" else evaluate_position(cand, size)
+def evaluate(kind: str, size: str, cand: dict[str, int],
+             version: int = GENERATOR_VERSION) -> dict[str, Any] | None:
+    """The partial record of a candidate with its ``score`` (or ``None``: criteria fail),
+    as generator ``version`` made it (only full deals differ between versions 1 and 2)."""
+    rec = (evaluate_deal(cand, size, version) if kind == "deal"
+           else evaluate_position(cand, size))
     if rec is not None:
         rec["score"] = score(kind, size, rec["features"])
     return rec
@@ -447,8 +464,9 @@ def puzzle_for(date: _dt.date, kind: str = "deal", size: str = "full",
 
 
 def record(date: _dt.date, kind: str, size: str, k: int, cand: dict[str, int],
-           rec: dict[str, Any]) -> dict[str, Any]:
-    """Assemble the puzzle record (key order fixed) from an evaluated candidate."""
+           rec: dict[str, Any], version: int = GENERATOR_VERSION) -> dict[str, Any]:
+    """Assemble the puzzle record (key order fixed) from an evaluated candidate of
+    generator ``version``."""
     out: dict[str, Any] = {
         "date": date.isoformat(),
         "kind": kind,
@@ -468,7 +486,7 @@ def record(date: _dt.date, kind: str, size: str, k: int, cand: dict[str, int],
         "solution": rec["solution"],
         "generator": {
             "name": GENERATOR_NAME,
-            "version": GENERATOR_VERSION,
+            "version": version,
             "candidate": k,
             "candidate_values": cand,
             "thresholds": list(THRESHOLDS[kind, size]),
