@@ -85,6 +85,13 @@ GENERATOR_NAME = "ascent daily"
 #: beam win) by :func:`evaluate` ``(..., version=1)``.
 GENERATOR_VERSION = 2
 
+
+def version_for(kind: str, size: str) -> int:
+    """The generator version a new ``kind``/``size`` record is made with: 2 for full deals
+    (the only records version 2 changes), 1 for the others (their records stay
+    byte-identical to the published ones)."""
+    return GENERATOR_VERSION if (kind, size) == ("deal", "full") else 1
+
 #: The mini rule set (see the module docstring): the ``mini`` preset's values
 #: (:meth:`RuleSet.mini`, equal to it), written in records as ``standard`` with these options,
 #: as the published puzzles have them.
@@ -431,9 +438,11 @@ def _shortest(wg) -> int:
 # ---- the puzzle of a date ----------------------------------------------------------------
 
 def evaluate(kind: str, size: str, cand: dict[str, int],
-             version: int = GENERATOR_VERSION) -> dict[str, Any] | None:
+             version: int | None = None) -> dict[str, Any] | None:
     """The partial record of a candidate with its ``score`` (or ``None``: criteria fail),
     as generator ``version`` made it (only full deals differ between versions 1 and 2)."""
+    if version is None:
+        version = version_for(kind, size)
     rec = (evaluate_deal(cand, size, version) if kind == "deal"
            else evaluate_position(cand, size))
     if rec is not None:
@@ -464,9 +473,11 @@ def puzzle_for(date: _dt.date, kind: str = "deal", size: str = "full",
 
 
 def record(date: _dt.date, kind: str, size: str, k: int, cand: dict[str, int],
-           rec: dict[str, Any], version: int = GENERATOR_VERSION) -> dict[str, Any]:
+           rec: dict[str, Any], version: int | None = None) -> dict[str, Any]:
     """Assemble the puzzle record (key order fixed) from an evaluated candidate of
-    generator ``version``."""
+    generator ``version`` (``None``: :func:`version_for`)."""
+    if version is None:
+        version = version_for(kind, size)
     out: dict[str, Any] = {
         "date": date.isoformat(),
         "kind": kind,
@@ -495,5 +506,5 @@ def record(date: _dt.date, kind: str, size: str, k: int, cand: dict[str, int],
     return out
 
 
-__all__ = ["GENERATOR_VERSION", "GenerationError", "MINI_RULES", "puzzle_for",
+__all__ = ["GENERATOR_VERSION", "version_for", "GenerationError", "MINI_RULES", "puzzle_for",
            "evaluate", "record"]
