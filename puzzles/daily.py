@@ -176,24 +176,11 @@ def evaluate_deal(cand: dict[str, int], size: str,
     (rules, deal, goal, par, features, key moves, solution) or ``None`` if it fails the
     criteria. ``version``: the generator version whose par to compute (full deals: 1 = the
     best beam win, 2 = :func:`puzzles.par.full_par`)."""
-    from solver.heuristic import heuristic_win
 
     rules = RULES[size]
     deal = Deal.from_seed(cand["seed"], 1, rules)
     extra: dict[str, Any] = {}  # version-2 features of a full deal
-    # the beam ladder: the narrowest beam that wins (a feature), and the best win of all
-    width, beam_waste, best = 0, None, None
-    for w in BEAM_LADDER:
-        if width and w > LADDER_UNTIL:
-            break
-        mv = heuristic_win(deal, "waste", beam_schedule=((w, 1),))
-        if mv is None:
-            continue
-        waste = len(replay(deal, mv).game.out)
-        if not width:
-            width, beam_waste = w, waste
-        if best is None or waste < best[0]:
-            best = (waste, mv)
+    width, beam_waste, best = beam_ladder(deal)
     if size == "mini":  # par proven by the exhaustive search (within the node limit)
         res = _solve(deal, objective="waste", node_limit=NODE_LIMITS["deal", size],
                     beam_schedule=PAR_BEAMS[size])
@@ -245,6 +232,28 @@ def evaluate_deal(cand: dict[str, int], size: str,
         "key_moves": hints,
         "solution": solution,
     }
+
+
+def beam_ladder(deal: Deal) -> tuple[int, int | None, tuple[int, list[Move]] | None]:
+    """The beam ladder of a deal: ``(width, its waste, (best waste, its moves))``, where
+    ``width`` is the narrowest beam of :data:`BEAM_LADDER` (one way to pay kept) that wins
+    (0 and ``None`` if none does) and the best is the cheapest win of the widths tried (up to
+    :data:`LADDER_UNTIL` once one has won), or ``None``."""
+    from solver.heuristic import heuristic_win
+
+    width, beam_waste, best = 0, None, None
+    for w in BEAM_LADDER:
+        if width and w > LADDER_UNTIL:
+            break
+        mv = heuristic_win(deal, "waste", beam_schedule=((w, 1),))
+        if mv is None:
+            continue
+        waste = len(replay(deal, mv).game.out)
+        if not width:
+            width, beam_waste = w, waste
+        if best is None or waste < best[0]:
+            best = (waste, list(mv))
+    return width, beam_waste, best
 
 
 def deal_hints(deal: Deal, par_moves: list[Move]) -> list[dict[str, Any]]:
