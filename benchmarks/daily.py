@@ -286,7 +286,7 @@ def par_report(out: Path) -> None:
     rows = sorted((json.loads(ln) for ln in (out / "daily-par.jsonl").read_text().splitlines()
                    if ln), key=lambda r: r["date"])
     n = len(rows)
-    lines = [f"# Full deal puzzles: par proven, searched, against the beams (issue 39 step 7)",
+    lines = ["# Full deal puzzles: par proven, searched, against the beams (issue 39 step 7)",
              "", f"- machine: {_machine()}", _load_line(rows),
              f"- dates: {rows[0]['date']} .. {rows[-1]['date']} ({n})", "",
              "| date | candidate | beams par | par | bound | proven | CPU s (puzzle) |",
