@@ -300,14 +300,14 @@ def par_report(out: Path) -> None:
               "|---|---:|---:|---:|---:|---:|"]
     mean = statistics.mean
     lines.append(f"| beams only (version 1) | 0 of {n} | {mean(r['par_beams'] for r in rows):.1f}"
-                 f" | 0 | {statistics.median(r['ladder_cpu_s'] for r in rows)} (ladder) | "
+                 f" | 0 | {statistics.median(r['ladder_cpu_s'] for r in rows):.2f} (ladder) | "
                  f"{max(r['ladder_cpu_s'] for r in rows)} |")
     for name, label in (("search", "+ search"), ("lns", "+ LNS"), ("both", "+ search + LNS")):
         xs = [r[name] for r in rows]
         lines.append(f"| {label} | {sum(x['proven'] for x in xs)} of {n} | "
                      f"{mean(x['par'] for x in xs):.1f} | "
                      f"{mean(r['par_beams'] - r[name]['par'] for r in rows):.1f} | "
-                     f"{statistics.median(x['cpu_s'] for x in xs)} | "
+                     f"{statistics.median(x['cpu_s'] for x in xs):.2f} | "
                      f"{max(x['cpu_s'] for x in xs)} |")
     (out / "report.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
