@@ -14,6 +14,14 @@
     ``OUT/daily-build-times.jsonl``; ``report`` summarises them (median, p95 per kind and
     size, and the wall time of the month).
 
+``python -m benchmarks.daily par --from 2027-01-01 --days 20 --out DIR``
+    (issue 39 step 7) makes the full deal puzzle of each date with the current generator
+    (version 2: :func:`puzzles.par.full_par`) and records per date, in
+    ``OUT/daily-par.jsonl``: the candidate, the beams-only par (version 1), the par, the
+    proven bound, ``par_proven``, the CPU seconds of the whole puzzle, and the ablation on
+    the same deal (search only, LNS only, both: par, proven, nodes, CPU s); ``par-report``
+    writes ``OUT/report.md``.
+
 ``OUT`` defaults to a new folder ``benchmarks/results/daily-<UTC time>``; give ``--out`` to
 write into an existing one (committed results are never overwritten unless named).
 """
@@ -229,6 +237,82 @@ def month(first: str, last: str, archive: Path, workers: int, out: Path,
                             "wall_seconds": round(time.perf_counter() - t0, 1)}) + "\n")
 
 
+def _par_one(date_iso: str) -> dict:
+    from model.deal import Deal
+    from puzzles.daily import RULES, beam_ladder, puzzle_for
+    from puzzles.par import ParSwitches, full_par
+
+    t = time.process_time()
+    rec = puzzle_for(_dt.date.fromisoformat(date_iso), "deal", "full")
+    cpu = time.process_time() - t
+    row = {"date": date_iso, "candidate": rec["generator"]["candidate"], "par": rec["par"],
+           "par_proven": rec["par_proven"], "par_beams": rec["features"]["par_beams"],
+           "par_bound": rec["features"]["par_bound"], "cpu_s": round(cpu, 2)}
+    deal = Deal.from_seed(rec["deal"]["seed"], 1, RULES["full"])
+    t = time.process_time()
+    _w, _bw, best = beam_ladder(deal)
+    row["ladder_cpu_s"] = round(time.process_time() - t, 2)
+    assert best is not None
+    for name, sw in (("search", ParSwitches(lns=False)), ("lns", ParSwitches(search=False)),
+                     ("both", ParSwitches())):
+        t = time.process_time()
+        rep = full_par(deal, best[0], best[1], sw)
+        row[name] = {"par": rep.par, "proven": rep.proven, "bound": rep.bound,
+                     "nodes": rep.nodes, "cpu_s": round(time.process_time() - t, 2),
+                     "lns": rep.lns}
+    row["load"] = round(os.getloadavg()[0], 1)
+    return row
+
+
+def par(first: str, days: int, workers: int, out: Path) -> None:
+    d1 = _dt.date.fromisoformat(first)
+    path = out / "daily-par.jsonl"
+    done = set()
+    if path.exists():
+        done = {json.loads(ln).get("date") for ln in path.read_text().splitlines() if ln}
+    todo = [(d1 + _dt.timedelta(days=i)).isoformat() for i in range(days)]
+    todo = [d for d in todo if d not in done]
+    with ProcessPoolExecutor(workers) as pool, path.open("a") as f:
+        for fut in as_completed([pool.submit(_par_one, d) for d in todo]):
+            row = fut.result()
+            f.write(json.dumps(row) + "\n")
+            f.flush()
+            print(f"{row['date']}: par {row['par']} (beams {row['par_beams']}, bound "
+                  f"{row['par_bound']}, proven {row['par_proven']}) {row['cpu_s']} CPU s",
+                  flush=True)
+
+
+def par_report(out: Path) -> None:
+    rows = sorted((json.loads(ln) for ln in (out / "daily-par.jsonl").read_text().splitlines()
+                   if ln), key=lambda r: r["date"])
+    n = len(rows)
+    lines = ["# Full deal puzzles: par proven, searched, against the beams (issue 39 step 7)",
+             "", f"- machine: {_machine()}", _load_line(rows),
+             f"- dates: {rows[0]['date']} .. {rows[-1]['date']} ({n})", "",
+             "| date | candidate | beams par | par | bound | proven | CPU s (puzzle) |",
+             "|---|---:|---:|---:|---:|---|---:|"]
+    for r in rows:
+        lines.append(f"| {r['date']} | {r['candidate']} | {r['par_beams']} | {r['par']} | "
+                     f"{r['par_bound']} | {'yes' if r['par_proven'] else 'no'} | {r['cpu_s']} |")
+    lines += ["", "Ablation on the same deals (from the beams' best win; CPU s of the par "
+              "search alone):", "",
+              "| parts | proven | mean par | mean (beams − par) | median CPU s | max CPU s |",
+              "|---|---:|---:|---:|---:|---:|"]
+    mean = statistics.mean
+    lines.append(f"| beams only (version 1) | 0 of {n} | {mean(r['par_beams'] for r in rows):.1f}"
+                 f" | 0 | {statistics.median(r['ladder_cpu_s'] for r in rows):.2f} (ladder) | "
+                 f"{max(r['ladder_cpu_s'] for r in rows)} |")
+    for name, label in (("search", "+ search"), ("lns", "+ LNS"), ("both", "+ search + LNS")):
+        xs = [r[name] for r in rows]
+        lines.append(f"| {label} | {sum(x['proven'] for x in xs)} of {n} | "
+                     f"{mean(x['par'] for x in xs):.1f} | "
+                     f"{mean(r['par_beams'] - r[name]['par'] for r in rows):.1f} | "
+                     f"{statistics.median(x['cpu_s'] for x in xs):.2f} | "
+                     f"{max(x['cpu_s'] for x in xs)} |")
+    (out / "report.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.daily")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -246,6 +330,13 @@ def main() -> None:
     m.add_argument("--kind", action="append")
     m.add_argument("--size", action="append")
     m.add_argument("--out")
+    p = sub.add_parser("par")
+    p.add_argument("--from", dest="first", required=True)
+    p.add_argument("--days", type=int, default=20)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--out")
+    pr = sub.add_parser("par-report")
+    pr.add_argument("--out", required=True)
     r = sub.add_parser("report")
     r.add_argument("--out", required=True)
     a = ap.parse_args()
@@ -258,6 +349,11 @@ def main() -> None:
         Path(a.archive).mkdir(parents=True, exist_ok=True)
         month(a.first, a.last, Path(a.archive), a.workers, out,
               a.kind or ["deal", "position"], a.size or ["full", "mini"])
+    elif a.cmd == "par":
+        par(a.first, a.days, a.workers, out)
+        par_report(out)
+    elif a.cmd == "par-report":
+        par_report(out)
     else:
         report(out)
 

@@ -43,7 +43,7 @@ from puzzles.archive import ArchiveError, dumps_record, iter_files, path_for, re
 from puzzles.dates import KINDS, SIZES, band_for, candidate
 from puzzles.grade import grade_of
 
-KNOWN_VERSIONS = (1,)
+KNOWN_VERSIONS = (1, 2)
 
 
 def check_record(rec: Any, date: _dt.date, kind: str, size: str, quick: bool = False,
@@ -121,9 +121,9 @@ def check_record(rec: Any, date: _dt.date, kind: str, size: str, quick: bool = F
         problems.append("bad score or thresholds")
     if rec.get("grade") != band_for(date):
         problems.append(f"grade {rec.get('grade')!r}, but {date:%A} is {band_for(date)}")
-    if not quick and not problems and version == daily.GENERATOR_VERSION:
-        fresh = daily.evaluate(kind, size, cand)
-        again = daily.record(date, kind, size, k, cand, fresh) if fresh else None
+    if not quick and not problems:
+        fresh = daily.evaluate(kind, size, cand, version)
+        again = daily.record(date, kind, size, k, cand, fresh, version) if fresh else None
         if again is None or _comparable(again) != _comparable(rec):
             problems.append("the record differs from its candidate evaluated again "
                             "(features, score, key moves or par were changed)")

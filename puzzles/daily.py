@@ -79,7 +79,18 @@ from puzzles.playouts import greedy_choices, greedy_move, playout, playouts
 from solver.result import checked_plan
 
 GENERATOR_NAME = "ascent daily"
-GENERATOR_VERSION = 1
+#: Version 2 (issue 39 step 7): the par of a full deal is searched by :func:`puzzles.par.full_par`
+#: (node-limited exhaustive search and LNS; proven where it can). Version 1 records (the
+#: published archive) are frozen and are still re-evaluated with the version-1 par (the best
+#: beam win) by :func:`evaluate` ``(..., version=1)``.
+GENERATOR_VERSION = 2
+
+
+def version_for(kind: str, size: str) -> int:
+    """The generator version a new ``kind``/``size`` record is made with: 2 for full deals
+    (the only records version 2 changes), 1 for the others (their records stay
+    byte-identical to the published ones)."""
+    return GENERATOR_VERSION if (kind, size) == ("deal", "full") else 1
 
 #: The mini rule set (see the module docstring): the ``mini`` preset's values
 #: (:meth:`RuleSet.mini`, equal to it), written in records as ``standard`` with these options,
@@ -159,37 +170,33 @@ def _move_entry(game: Game, move: Move) -> dict[str, Any]:
 
 # ---- deal puzzles ------------------------------------------------------------------------
 
-def evaluate_deal(cand: dict[str, int], size: str) -> dict[str, Any] | None:
+def evaluate_deal(cand: dict[str, int], size: str,
+                  version: int = GENERATOR_VERSION) -> dict[str, Any] | None:
     """Measure deal candidate ``cand`` (``{"seed", "players"}``): the partial record
     (rules, deal, goal, par, features, key moves, solution) or ``None`` if it fails the
-    criteria."""
-    from solver.heuristic import heuristic_win
+    criteria. ``version``: the generator version whose par to compute (full deals: 1 = the
+    best beam win, 2 = :func:`puzzles.par.full_par`)."""
 
     rules = RULES[size]
     deal = Deal.from_seed(cand["seed"], 1, rules)
-    # the beam ladder: the narrowest beam that wins (a feature), and the best win of all
-    width, beam_waste, best = 0, None, None
-    for w in BEAM_LADDER:
-        if width and w > LADDER_UNTIL:
-            break
-        mv = heuristic_win(deal, "waste", beam_schedule=((w, 1),))
-        if mv is None:
-            continue
-        waste = len(replay(deal, mv).game.out)
-        if not width:
-            width, beam_waste = w, waste
-        if best is None or waste < best[0]:
-            best = (waste, mv)
+    extra: dict[str, Any] = {}  # version-2 features of a full deal
+    width, beam_waste, best = beam_ladder(deal)
     if size == "mini":  # par proven by the exhaustive search (within the node limit)
         res = _solve(deal, objective="waste", node_limit=NODE_LIMITS["deal", size],
                     beam_schedule=PAR_BEAMS[size])
         if res.verdict != "win" or res.plan is None or not res.optimal:
             return None
         par, par_moves, proven, nodes = int(res.value), list(res.plan.moves), True, res.stats["nodes"]
-    else:  # par: the best win of the solver's beams (the DFS does not prove it in budget)
+    else:  # full: from the best win of the solver's beams
         if best is None:
             return None
         par, par_moves, proven, nodes = best[0], best[1], False, 0
+        if version >= 2:  # searched further, node-limited (puzzles.par); proven where it can
+            from puzzles.par import full_par
+
+            rep = full_par(deal, par, list(par_moves))
+            par, par_moves, proven, nodes = rep.par, rep.moves, rep.proven, rep.nodes
+            extra = {"par_beams": rep.beams, "par_bound": rep.bound}
     start = Game(deal)
     greedy = playout(start)
     n = PLAYOUTS[size]
@@ -208,6 +215,7 @@ def evaluate_deal(cand: dict[str, int], size: str) -> dict[str, Any] | None:
         "playout_filled": round(sum(p.filled for p in noisy) / (n * slots), 4),
         "beam_width": width or None,
         "beam_gap": (beam_waste - par) if beam_waste is not None else None,
+        **extra,
     }
     hints = deal_hints(deal, par_moves)
     checked = checked_plan(deal, par_moves, "daily")
@@ -224,6 +232,28 @@ def evaluate_deal(cand: dict[str, int], size: str) -> dict[str, Any] | None:
         "key_moves": hints,
         "solution": solution,
     }
+
+
+def beam_ladder(deal: Deal) -> tuple[int, int | None, tuple[int, list[Move]] | None]:
+    """The beam ladder of a deal: ``(width, its waste, (best waste, its moves))``, where
+    ``width`` is the narrowest beam of :data:`BEAM_LADDER` (one way to pay kept) that wins
+    (0 and ``None`` if none does) and the best is the cheapest win of the widths tried (up to
+    :data:`LADDER_UNTIL` once one has won), or ``None``."""
+    from solver.heuristic import heuristic_win
+
+    width, beam_waste, best = 0, None, None
+    for w in BEAM_LADDER:
+        if width and w > LADDER_UNTIL:
+            break
+        mv = heuristic_win(deal, "waste", beam_schedule=((w, 1),))
+        if mv is None:
+            continue
+        waste = len(replay(deal, mv).game.out)
+        if not width:
+            width, beam_waste = w, waste
+        if best is None or waste < best[0]:
+            best = (waste, list(mv))
+    return width, beam_waste, best
 
 
 def deal_hints(deal: Deal, par_moves: list[Move]) -> list[dict[str, Any]]:
@@ -416,9 +446,14 @@ def _shortest(wg) -> int:
 
 # ---- the puzzle of a date ----------------------------------------------------------------
 
-def evaluate(kind: str, size: str, cand: dict[str, int]) -> dict[str, Any] | None:
-    """The partial record of a candidate with its ``score`` (or ``None``: criteria fail)."""
-    rec = evaluate_deal(cand, size) if kind == "deal" else evaluate_position(cand, size)
+def evaluate(kind: str, size: str, cand: dict[str, int],
+             version: int | None = None) -> dict[str, Any] | None:
+    """The partial record of a candidate with its ``score`` (or ``None``: criteria fail),
+    as generator ``version`` made it (only full deals differ between versions 1 and 2)."""
+    if version is None:
+        version = version_for(kind, size)
+    rec = (evaluate_deal(cand, size, version) if kind == "deal"
+           else evaluate_position(cand, size))
     if rec is not None:
         rec["score"] = score(kind, size, rec["features"])
     return rec
@@ -447,8 +482,11 @@ def puzzle_for(date: _dt.date, kind: str = "deal", size: str = "full",
 
 
 def record(date: _dt.date, kind: str, size: str, k: int, cand: dict[str, int],
-           rec: dict[str, Any]) -> dict[str, Any]:
-    """Assemble the puzzle record (key order fixed) from an evaluated candidate."""
+           rec: dict[str, Any], version: int | None = None) -> dict[str, Any]:
+    """Assemble the puzzle record (key order fixed) from an evaluated candidate of
+    generator ``version`` (``None``: :func:`version_for`)."""
+    if version is None:
+        version = version_for(kind, size)
     out: dict[str, Any] = {
         "date": date.isoformat(),
         "kind": kind,
@@ -468,7 +506,7 @@ def record(date: _dt.date, kind: str, size: str, k: int, cand: dict[str, int],
         "solution": rec["solution"],
         "generator": {
             "name": GENERATOR_NAME,
-            "version": GENERATOR_VERSION,
+            "version": version,
             "candidate": k,
             "candidate_values": cand,
             "thresholds": list(THRESHOLDS[kind, size]),
@@ -477,5 +515,5 @@ def record(date: _dt.date, kind: str, size: str, k: int, cand: dict[str, int],
     return out
 
 
-__all__ = ["GENERATOR_VERSION", "GenerationError", "MINI_RULES", "puzzle_for",
+__all__ = ["GENERATOR_VERSION", "version_for", "GenerationError", "MINI_RULES", "puzzle_for",
            "evaluate", "record"]
