@@ -777,6 +777,10 @@ class Search(PVOrder, Beam, NodeLimits):
             value = best_value if self.objective != "none" else None
             optimal = exhausted and self.objective != "none"
             bound = value if optimal else (self.root_bound() if self.objective != "none" else None)
+            if bound is not None and value is not None and value <= bound:
+                # a limit stopped the search, but the win already meets the start's proven
+                # bound: it is optimal all the same
+                optimal, bound = True, value
             return SolveResult(WIN, self.objective, deal, plan, value, optimal, bound,
                                self._slots_total, best_line, "dfs", stats, start, list(moves))
         verdict = LOSS if exhausted else UNKNOWN

@@ -34,11 +34,18 @@ BEAMS_END_AT_THE_LIMIT = Deal.from_decks(
     RuleSet(preset="tiny", rows=2, values=4, colours=2, copies=1, campfires=0, bridges=0,
             summits=1, hand_size=3))
 
+# Regression: the beams won at waste 2, the node limit (61) stopped them, and the start's
+# proven bound was 2 as well; the win was reported not optimal with value == bound.
+WIN_MEETS_THE_BOUND = Deal.from_seed(0, 1, RuleSet(
+    preset="tiny", rows=2, values=4, colours=3, copies=1, campfires=0, bridges=0, summits=1,
+    hand_size=2))
+
 
 @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deal=tiny_games(), objective=st.sampled_from(["waste", "turns"]),
        limit=st.integers(min_value=1, max_value=400))
 @example(deal=BEAMS_END_AT_THE_LIMIT, objective="waste", limit=336)
+@example(deal=WIN_MEETS_THE_BOUND, objective="waste", limit=61)
 def test_limits_never_overclaim(deal: Deal, objective: str, limit: int) -> None:
     verdict, value = reference_solve(deal, objective)
     res = solve(deal, objective, node_limit=limit)
