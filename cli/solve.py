@@ -117,7 +117,11 @@ def without_timing(stats: dict[str, Any]) -> dict[str, Any]:
     for k, v in stats.items():
         if k in ("seconds", "wall_time") or k.endswith("_seconds") or "per_second" in k:
             continue
-        out[k] = without_timing(v) if isinstance(v, dict) else v
+        if isinstance(v, dict):
+            v = without_timing(v)
+        elif isinstance(v, list):  # e.g. the budget's phase records
+            v = [without_timing(x) if isinstance(x, dict) else x for x in v]
+        out[k] = v
     return out
 
 

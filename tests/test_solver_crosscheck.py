@@ -191,8 +191,12 @@ def test_relabelling_colours_changes_nothing_but_colours(deal: Deal, data: st.Da
 
 # ---- determinism: byte-identical JSON ----------------------------------------------------
 
-def _untimed(stats: dict) -> dict:
-    return {k: (_untimed(v) if isinstance(v, dict) else v) for k, v in stats.items()
+def _untimed(stats: Any) -> Any:
+    if isinstance(stats, list):  # e.g. the budget's phase records
+        return [_untimed(x) for x in stats]
+    if not isinstance(stats, dict):
+        return stats
+    return {k: _untimed(v) for k, v in stats.items()
             if k != "seconds" and "per_second" not in k and "rate" not in k}
 
 
