@@ -141,6 +141,8 @@ def simulate(bot: str, partners: str | None, players: str, deals: int | None, se
         grid = build_grid(players, seeds, deals)
     except StudyError as exc:
         raise CliError(str(exc)) from None
+    if partners is not None and 1 in grid.players:
+        raise CliError("--partners needs 2-5 players: a solo deal has no partners")
     params: dict = {}
     if bot == "best":
         from bots import BEST

@@ -155,6 +155,8 @@ def test_simulate_partners_records_the_seats_and_refuses_bad_partners(tmp_path: 
                                   "--deals", "1"), 2, why)
     assert_one_line_error(run("simulate", "--bot", "noisy", "--rate", "2", "--players", "3",
                               "--deals", "1"), 2, "--rate")
+    assert_one_line_error(run("simulate", "--bot", "uct", "--partners", "noisy", "--players", "1-3",
+                              "--deals", "1"), 2, "solo deal has no partners")
 
 
 @pytest.mark.parametrize("argv", [
