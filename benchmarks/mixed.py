@@ -5,6 +5,7 @@ Usage (one process each; run with ``nice``)::
     python -m benchmarks.mixed play --out DIR --players 3 --seeds 50001-50100 --table plausible/uct
     python -m benchmarks.mixed report --out DIR --base uct/uct
     python -m benchmarks.mixed cost --players 3,5 --seeds 50001-50010
+    python -m benchmarks.mixed beliefs --players 3 --seeds 80001-80006 --table adhoc/plausible
 
 A *table* is ``SEAT1/OTHERS``, two variants of :data:`VARIANTS` (``uct/uct`` is self-play,
 ``plausible/uct`` a person-like player with ``uct`` team-mates, ``uct/plausible`` ``uct`` with
@@ -16,6 +17,8 @@ ratio to the ``--base`` table's wins on the same deals, the deals won only by on
 two (paired on the seed) and the difference of the win shares with Newcombe's paired 95 %
 interval (:func:`bots.mistakes.paired_interval`). CPU is ``time.process_time`` of each ``choose`` call. ``cost``
 times a decision of ``uct`` with and without the parts of the partner model (:func:`cost`).
+``beliefs`` plays a table whose seat 1 is ``uct`` with the partner model and prints what the
+model believes of the partners, early and late in the game (:func:`beliefs`).
 """
 
 from __future__ import annotations
@@ -38,6 +41,9 @@ from studies.stats import wilson
 VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     **BOTS,
     "plausible": ("plausible", {"rate": 0.3}),
+    # the same stand-in with another random stream: which deals a table wins by the partners'
+    # draws rather than by the deal (2026-12-05's probe of 0.11 against 0.32)
+    "plausible-s1": ("plausible", {"rate": 0.3, "seed": 1}),
     "noisy": ("noisy", {"rate": 0.2}),
     # uct with the partner model (bots/partner_model.py): both parts, then each alone
     "adhoc": ("uct", {"model": True}),
@@ -194,13 +200,81 @@ def cost(players: list[int], seeds: list[int]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def beliefs(players: list[int], seeds: list[int], table: str = "adhoc/plausible",
+            iterations: int | None = None) -> str:
+    """What the partner model of seat 1 believes of its partners: plays ``table`` (seat 1 a
+    variant with ``model`` on, e.g. ``adhoc``) on each deal and, at each of seat 1's searched
+    decisions, reads its posterior (:attr:`bots.uct.UctBot.partners`, from the observation
+    only). One Markdown row per policy type of :data:`bots.partner_model.TYPES`: its prior,
+    its mean posterior over the partners and decisions of the first and of the second half of
+    each game, and how often it is the most likely type. ``iterations`` overrides seat 1's
+    (tests). Raises ``ValueError`` for a table whose seat 1 has no partner model."""
+    from bots import make_bot
+    from bots.base import play_table
+    from bots.partner_model import TYPES
+    from model.deal import Deal
+
+    first, other = parse_table(table)
+    kind, params = VARIANTS[first]
+    if not params.get("model"):
+        raise ValueError(f"seat 1 of {table!r} has no partner model (use adhoc, adhoc-tree, ...)")
+    if iterations is not None:
+        params = {**params, "iterations": iterations}
+
+    class _Reader:
+        """Seat 1's bot, its posterior kept after each decision (first half, second half)."""
+
+        sees_hidden_cards = False
+
+        def __init__(self) -> None:
+            self.bot: Any = make_bot(kind, **params)
+            self.name = self.bot.name
+            self.seen: list[list[list[float]]] = []
+
+        def start(self, deal: Any) -> None:
+            self.bot.start(deal)
+
+        def choose(self, observation: Any) -> Any:
+            move = self.bot.choose(observation)
+            if self.bot.partners is not None:
+                self.seen.append(list(self.bot.partners.posterior.values()))
+            return move
+
+    halves: list[list[list[float]]] = [[], []]
+    games = 0
+    for seed in seeds:
+        for p in players:
+            if p < 2:
+                continue
+            reader = _Reader()
+            seats: list[Any] = [reader] + [make_bot(VARIANTS[other][0], **VARIANTS[other][1])
+                                           for _ in range(p - 1)]
+            play_table(Deal.from_seed(seed, p), seats)
+            games += 1
+            half = (len(reader.seen) + 1) // 2
+            for i, posts in enumerate(reader.seen):
+                halves[i >= half].extend(posts)
+    if not games:
+        raise ValueError("beliefs needs deals of 2 players or more")
+    lines = [f"{table}, {games} games: seat 1's posterior over its partners' types",
+             "", "| type | prior | mean, first half | mean, second half | most likely |",
+             "|---|---:|---:|---:|---:|"]
+    every = halves[0] + halves[1]
+    for i, t in enumerate(TYPES):
+        mean = [sum(x[i] for x in h) / max(1, len(h)) for h in halves]
+        top = sum(max(range(len(x)), key=x.__getitem__) == i for x in every)
+        lines.append(f"| {t.name} | {1 / len(TYPES):.3f} | {mean[0]:.3f} | {mean[1]:.3f} "
+                     f"| {top / max(1, len(every)):.0%} |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.mixed")
-    ap.add_argument("command", choices=("play", "report", "cost"))
+    ap.add_argument("command", choices=("play", "report", "cost", "beliefs"))
     ap.add_argument("--out", nargs="+", default=[])
     ap.add_argument("--players", default="3")
     ap.add_argument("--seeds", default="50001-50100")
-    ap.add_argument("--table", default="uct/uct", help="play: SEAT1/OTHERS variants")
+    ap.add_argument("--table", default="uct/uct", help="play, beliefs: SEAT1/OTHERS variants")
     ap.add_argument("--base", default="uct/uct", help="report: the table every other is "
                     "compared with")
     a = ap.parse_args(argv)
@@ -219,6 +293,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if a.command == "cost":
         print(cost(players, seeds), end="")
+        return 0
+    if a.command == "beliefs":
+        try:
+            print(beliefs(players, seeds, a.table), end="")
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         return 0
     if a.command == "play":
         if len(a.out) != 1:

@@ -192,3 +192,35 @@ def test_mixed_report_gives_the_paired_difference_with_a_real_interval(tmp_path)
     (tmp_path / "games.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     line = next(x for x in report([tmp_path]).splitlines() if "| plausible/uct |" in x)
     assert "| 0 / 1 | -100 pts [-100, " in line and "-100 pts [-100, -100]" not in line
+
+
+def test_mixed_benchmark_has_a_second_partner_stream() -> None:
+    """``plausible-s1`` is ``plausible`` with another seed: its departures are other draws."""
+    from benchmarks.mixed import VARIANTS, parse_table
+    from bots import make_bot
+
+    assert parse_table("uct/plausible-s1") == ("uct", "plausible-s1")
+    a, b = (make_bot(VARIANTS[v][0], **VARIANTS[v][1]) for v in ("plausible", "plausible-s1"))
+    assert (a.seed, b.seed, a.rate) == (0, 1, b.rate)
+    g = Game(Deal.from_seed(3, 3, TINY))
+    moves = []
+    while g.outcome() is None:
+        obs = observe(g)
+        moves.append((a.choose(obs), b.choose(obs)))
+        g.push(moves[-1][0])
+    assert any(x != y for x, y in moves)
+
+
+def test_mixed_beliefs_reads_the_partner_model_of_seat_one(capsys) -> None:
+    """``beliefs`` gives one row per policy type whose mean posteriors are chances, and refuses
+    a seat 1 without a partner model in one line (exit 2)."""
+    from benchmarks.mixed import beliefs, main
+    from bots.partner_model import TYPES
+
+    text = beliefs([3], [80001], "adhoc/plausible", iterations=20)
+    rows = [x for x in text.splitlines() if x.startswith("| ") and "prior" not in x]
+    assert [r.split("|")[1].strip() for r in rows] == [t.name for t in TYPES]
+    for col in (3, 4):
+        assert abs(sum(float(r.split("|")[col]) for r in rows) - 1) < 0.01
+    assert main(["beliefs", "--table", "uct/plausible", "--seeds", "1-1"]) == 2
+    assert "no partner model" in capsys.readouterr().err
