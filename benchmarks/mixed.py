@@ -207,8 +207,9 @@ def beliefs(players: list[int], seeds: list[int], table: str = "adhoc/plausible"
     decisions, reads its posterior (:attr:`bots.uct.UctBot.partners`, from the observation
     only). One Markdown row per policy type of :data:`bots.partner_model.TYPES`: its prior,
     its mean posterior over the partners and decisions of the first and of the second half of
-    each game, and how often it is the most likely type. ``iterations`` overrides seat 1's
-    (tests). Raises ``ValueError`` for a table whose seat 1 has no partner model."""
+    each game, and how often it is the most likely type where some move was checked (the
+    heading counts the partner-decisions without evidence, whose posterior is the prior).
+    ``iterations`` overrides seat 1's (tests). Raises ``ValueError`` for a table whose seat 1 has no partner model."""
     from bots import make_bot
     from bots.base import play_table
     from bots.partner_model import TYPES
@@ -256,15 +257,20 @@ def beliefs(players: list[int], seeds: list[int], table: str = "adhoc/plausible"
                 halves[i >= half].extend(posts)
     if not games:
         raise ValueError("beliefs needs deals of 2 players or more")
-    lines = [f"{table}, {games} games: seat 1's posterior over its partners' types",
-             "", "| type | prior | mean, first half | mean, second half | most likely |",
-             "|---|---:|---:|---:|---:|"]
     every = halves[0] + halves[1]
+    flat = [x for x in every if max(x) - min(x) < 1e-12]  # no move checked: the prior
+    told = [x for x in every if max(x) - min(x) >= 1e-12]
+    lines = [f"{table}, {games} games: seat 1's posterior over its partners' types "
+             f"({len(every)} partner-decisions, {len(flat)} of them without evidence: the "
+             "posterior is the prior)",
+             "", "| type | prior | mean, first half | mean, second half "
+             "| most likely, with evidence |",
+             "|---|---:|---:|---:|---:|"]
     for i, t in enumerate(TYPES):
         mean = [sum(x[i] for x in h) / max(1, len(h)) for h in halves]
-        top = sum(max(range(len(x)), key=x.__getitem__) == i for x in every)
+        top = sum(max(range(len(x)), key=x.__getitem__) == i for x in told)
         lines.append(f"| {t.name} | {1 / len(TYPES):.3f} | {mean[0]:.3f} | {mean[1]:.3f} "
-                     f"| {top / max(1, len(every)):.0%} |")
+                     f"| {top / max(1, len(told)):.0%} |")
     return "\n".join(lines) + "\n"
 
 
