@@ -15,7 +15,8 @@ moves, CPU seconds of each seat's bots, the moves as JSON), so an interrupted ru
 ``report`` prints a Markdown table per player count: wins with 95 % Wilson intervals, the
 ratio to the ``--base`` table's wins on the same deals, the deals won only by one of the
 two (paired on the seed) and the difference of the win shares with Newcombe's paired 95 %
-interval (:func:`bots.mistakes.paired_interval`). CPU is ``time.process_time`` of each ``choose`` call. ``cost``
+interval (:func:`bots.mistakes.paired_interval`), and the ratio's paired bootstrap interval
+(:func:`ratio_interval`). CPU is ``time.process_time`` of each ``choose`` call. ``cost``
 times a decision of ``uct`` with and without the parts of the partner model (:func:`cost`).
 ``beliefs`` plays a table whose seat 1 is ``uct`` with the partner model and prints what the
 model believes of the partners, early and late in the game (:func:`beliefs`).
@@ -118,6 +119,28 @@ def play(out: Path, players: list[int], seeds: list[int], table: str) -> None:
             done.add((name, p, seed))
 
 
+def ratio_interval(won: list[tuple[bool, bool]], draws: int = 2000, seed: int = 0
+                   ) -> tuple[float, float] | None:
+    """A paired percentile bootstrap 95 % interval of the ratio of wins ``k / kb`` from
+    ``won``, one ``(table won, base won)`` pair per deal: ``draws`` resamples of the deals
+    with replacement (seeded: the same rows give the same interval), a resample whose base
+    won nothing left out. ``None`` when the base won no deal (no ratio)."""
+    import random as _random
+
+    if not any(b for _, b in won):
+        return None
+    rng = _random.Random(seed)
+    n = len(won)
+    ratios = []
+    for _ in range(draws):
+        sample = [won[rng.randrange(n)] for _ in range(n)]
+        kb = sum(b for _, b in sample)
+        if kb:
+            ratios.append(sum(a for a, _ in sample) / kb)
+    ratios.sort()
+    return ratios[int(0.025 * (len(ratios) - 1))], ratios[int(0.975 * (len(ratios) - 1))]
+
+
 def report(outs: list[Path], base: str = "uct/uct") -> str:
     """The Markdown table of the rows of ``outs`` (each ``DIR/games.jsonl`` or a jsonl file)
     against the ``base`` table on the deals both played (module docstring)."""
@@ -127,8 +150,8 @@ def report(outs: list[Path], base: str = "uct/uct") -> str:
     by = {(r["table"], r["players"], r["seed"]): r for r in rows}
     lines = [f"| players | seat 1 / others | deals | won | 95 % interval | {base} won "
              f"| ratio | won only by it / by {base} | difference, Newcombe 95 % "
-             f"| CPU s a move, seat 1 / others |",
-             "|---:|---|---:|---:|---|---:|---:|---|---|---|"]
+             f"| CPU s a move, seat 1 / others | ratio, paired bootstrap 95 % |",
+             "|---:|---|---:|---:|---|---:|---:|---|---|---|---|"]
     tables = list(dict.fromkeys(r["table"] for r in rows))
     for p in sorted({r["players"] for r in rows}):
         for t in tables:
@@ -147,11 +170,13 @@ def report(outs: list[Path], base: str = "uct/uct") -> str:
                                        sum(not a and not b for a, b in won))
             diff = f"{100 * (k - kb) / len(games):+.0f} pts [{100 * dlo:+.0f}, {100 * dhi:+.0f}]"
             ratio = f"{k / kb:.2f}" if kb else "—"
+            ri = ratio_interval(won)
+            rint = f"{ri[0]:.2f}–{ri[1]:.2f}" if ri else "—"
             c1 = sum(g["cpu"][0] for g in games) / max(1, sum(g["seat_moves"][0] for g in games))
             co = (sum(sum(g["cpu"][1:]) for g in games)
                   / max(1, sum(sum(g["seat_moves"][1:]) for g in games)))
             lines.append(f"| {p} | {t} | {len(games)} | {k} | {100 * lo:.0f}–{100 * hi:.0f} % "
-                         f"| {kb} | {ratio} | {paired} | {diff} | {c1:.3f} / {co:.3f} |")
+                         f"| {kb} | {ratio} | {paired} | {diff} | {c1:.3f} / {co:.3f} | {rint} |")
     return "\n".join(lines) + "\n"
 
 

@@ -224,3 +224,16 @@ def test_mixed_beliefs_reads_the_partner_model_of_seat_one(capsys) -> None:
         assert abs(sum(float(r.split("|")[col]) for r in rows) - 1) < 0.01
     assert main(["beliefs", "--table", "uct/plausible", "--seeds", "1-1"]) == 2
     assert "no partner model" in capsys.readouterr().err
+
+
+def test_mixed_ratio_interval_is_paired_seeded_and_holds_the_ratio() -> None:
+    """The bootstrap interval of ``k / kb``: the same rows give the same interval, which holds
+    the ratio itself; a table that won exactly the base's deals gives [1, 1]; no base win, no
+    interval."""
+    from benchmarks.mixed import ratio_interval
+
+    won = [(True, True)] * 6 + [(False, True)] * 10 + [(True, False)] * 2 + [(False, False)] * 2
+    lo, hi = ratio_interval(won)
+    assert (lo, hi) == ratio_interval(won) and lo < 8 / 16 < hi and hi < 1
+    assert ratio_interval([(True, True), (False, False)]) == (1.0, 1.0)
+    assert ratio_interval([(True, False), (False, False)]) is None
