@@ -76,7 +76,7 @@ def play(out: Path, config: str, players: list[int], seeds: list[int]) -> None:
                    "outcome": game.outcome() or "loss", "slots": game.filled_slots(),
                    "moves": moves, "searches": searches,
                    "playouts": bot.playouts, "cpu_s": round(cpu, 2),
-                   "at": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
+                   "at": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
                    "load": " ".join(f"{x:.2f}" for x in os.getloadavg())}
             append_row(path, row)
             print(f"{config} P{p} seed {s}: {row['outcome']} {row['slots']} slots, "
