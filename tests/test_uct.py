@@ -215,3 +215,22 @@ def test_silent_bots_play_whole_games_with_goats(bot: str, params: dict) -> None
         g = rep.game
         assert g is not None and look(g).view().goats == g.goats
     assert moved > 0
+
+
+def test_uct_budget_benchmark_pairs_the_configs_and_refuses_bad_input(tmp_path, capsys) -> None:
+    from benchmarks.journal import append_row
+    from benchmarks.uct_budget import main, report
+
+    for seed, fixed, adaptive in ((1, "win", "win"), (2, "loss", "win"), (3, "loss", "loss")):
+        for name, outcome in (("fixed", fixed), ("adaptive", adaptive)):
+            append_row(tmp_path / f"{name}.jsonl", {
+                "players": 5, "seed": seed, "outcome": outcome, "searches": 10,
+                "playouts": 16000 if name == "fixed" else 20000, "cpu_s": 1.0})
+    text = report(tmp_path)
+    assert "| adaptive | 5 | 3 | 2 | 1 | +33 pts [" in text and "| 2000 |" in text
+    assert (tmp_path / "report.md").read_text() == text
+    for argv in (["play", "--out", str(tmp_path), "--config", "nope"],
+                 ["play", "--out", str(tmp_path), "--config", "fixed", "--players", "7"],
+                 ["report", "--out", str(tmp_path / "empty")]):
+        assert main(argv) == 2
+        assert "error" in capsys.readouterr().err
