@@ -11,9 +11,19 @@
  * same node count with or without this core (tests/test_core.py checks it).
  *
  * Differences, by design:
- *  - the transposition table stores a 128-bit fingerprint of the state key (the same
- *    bytes as State.key), not the key itself: two different states share a fingerprint
- *    with probability about 2^-128 per pair (documented in README, "compiled core");
+ *  - the transposition table is exact but not a dict: each entry holds the state key
+ *    itself (the bytes of Nogoods.learned_key, bit-packed into widths taken from the
+ *    geometry: pack_key), and a hit compares the whole key, never a hash alone. A 40-byte
+ *    slot holds a key of up to 32 packed bytes; a longer one lives in an overflow arena.
+ *    Until the table holds `table_size` entries nothing is dropped (so the search is the
+ *    reference's node for node); then each new key replaces, within its probe sequence,
+ *    the entry of an older generation (one DFS call), else the one with the smallest bound
+ *    (see "the exact transposition table" below and docs/solver.md). The reference drops
+ *    the older half in insertion order instead, so past that point the node counts differ;
+ *    every bound stays true (tests/test_ctable.py checks it against tests/reference.py).
+ *    The furthest-line seen-set is exact the same way; only the move-order hints (PV) and
+ *    the beam's duplicate check, which cannot make an answer wrong, keep 128-bit
+ *    fingerprints;
  *  - limits: every 1024 nodes (and at the node limit) the core calls back into Python
  *    (Search._core_check), which runs NodeLimits._check_limits: the deadline on the
  *    clock the search module reads, the node limit, progress reports; Ctrl-C and SIGTERM
