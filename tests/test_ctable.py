@@ -161,3 +161,13 @@ def test_replacement_on_every_store_keeps_the_optimum_of_a_small_rung() -> None:
         assert small == big, seed
         replaced += st_["replaced"]
     assert replaced > 1000
+
+
+def test_the_default_memory_limit_is_a_share_of_the_machine() -> None:
+    from cli.options import default_memory_mb, machine_mb
+
+    machine = machine_mb()
+    if machine is None:
+        assert default_memory_mb() == 2048
+    else:
+        assert 128 <= default_memory_mb() <= max(128, machine // 4)
