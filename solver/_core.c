@@ -209,11 +209,13 @@ static int pack_key(const KeyShape *ks, const uint8_t *k, size_t n, uint8_t *out
  * or cannot grow: a new key takes, among the occupied slots of its probe sequence before the
  * first empty one (at most XWINDOW), the slot whose entry is of an older generation (a
  * generation is one call of the DFS: one budget of the deepening), else the one with the
- * smallest stored bound (the cheapest to prove again); with none there, it takes the empty
- * slot while the table is under 7/8 full, else it is not stored (a dropped bound only costs
- * nodes, never soundness). Until the table holds `limit` entries nothing is dropped, as the
- * Python reference's dict. The overflow arena is capped at arena_max bytes (compacted when
- * it fills; a key that still does not fit is not stored, counted in `skipped`). */
+ * smallest stored bound (the cheapest to prove again); where its home slot is empty, the
+ * entry chosen the same way among the next XWINDOW slots is deleted (backward shift) and
+ * the new key takes its home slot. So it never holds more than `limit` entries (a dropped
+ * bound only costs nodes, never soundness). Until the table holds `limit` entries nothing
+ * is dropped, as in the Python reference's dict. The overflow arena is capped at amax bytes
+ * (compacted when it fills; a key that still does not fit is not stored, counted in
+ * `skipped`). */
 #define XKEYW 32
 #define XWINDOW 8
 #define XM_USED 0x80
@@ -325,6 +327,25 @@ static uint64_t xt_entry_hash(const XT *t, const XEntry *x) {
     size_t n;
     const uint8_t *b = xt_bytes(t, x, &n);
     return hash_bytes(b, n, (x->meta & XM_RAW) != 0);
+}
+
+/* delete slot v's entry, shifting later entries of its cluster back (linear probing's
+ * deletion without tombstones: every remaining key stays on its probe sequence) */
+static void xt_delete(XT *t, size_t v) {
+    xt_free_key(t, &t->e[v]);
+    size_t hole = v, j = v;
+    for (;;) {
+        if (++j == t->cap) j = 0;
+        if (!(t->e[j].meta & XM_USED)) break;
+        size_t h = xt_home(xt_entry_hash(t, &t->e[j]), t->cap);
+        int move = hole <= j ? (h <= hole || h > j) : (h <= hole && h > j);
+        if (move) {
+            t->e[hole] = t->e[j];
+            hole = j;
+        }
+    }
+    memset(&t->e[hole], 0, sizeof(XEntry));
+    t->count--;
 }
 
 static int xt_rehash(XT *t, size_t newcap) {
@@ -458,24 +479,38 @@ static int xt_store(XT *t, const XKey *k, int32_t val) {
             continue;
         }
         int full = t->count >= t->limit || (t->count + 1) * 4 > t->cap * 3;
-        size_t at = SIZE_MAX;
-        if (!full)
-            at = i;
-        else if (victim != SIZE_MAX)
-            at = victim;
-        else if ((t->count + 1) * 8 <= t->cap * 7)
-            at = i;
-        if (at == SIZE_MAX || xt_reserve(t, k)) {
+        size_t at = i;
+        if (full && victim == SIZE_MAX) {
+            /* the key's home slot is empty (its probe sequence has no entry to replace):
+               delete the policy's choice among the next XWINDOW slots, the new key takes
+               its home slot */
+            size_t j = i;
+            for (int q = 0; q < XWINDOW; q++) {
+                if (++j == t->cap) j = 0;
+                if (!(t->e[j].meta & XM_USED)) continue;
+                uint32_t sc = xt_score(t, &t->e[j]);
+                if (sc < vscore) {
+                    vscore = sc;
+                    victim = j;
+                }
+            }
+            if (victim == SIZE_MAX || xt_reserve(t, k)) {
+                t->skipped++;
+                return 0;
+            }
+            xt_delete(t, victim); /* slots before the victim do not move: i stays empty */
+            t->replaced++;
+        } else if (xt_reserve(t, k)) {
             t->skipped++;
             return 0;
-        }
-        if (t->e[at].meta & XM_USED) { /* the policy's victim */
+        } else if (full) {
+            at = victim; /* the policy's victim in the probe sequence: replaced in place */
             xt_free_key(t, &t->e[at]);
+            t->count--;
             t->replaced++;
-        } else {
-            t->count++;
         }
         xt_write(t, &t->e[at], k, val);
+        t->count++;
         t->writes_new++;
         return 0;
     }
