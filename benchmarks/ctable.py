@@ -8,7 +8,9 @@ For each deal (a rung and a seed, solo, hand 5) and table size (entries), one
 ``tt_stats`` (the exact table of ``solver/_core.c``) its counters are recorded: slots and
 bytes (the slot array and the overflow arena), entries, keys stored inline / in the
 overflow arena / unpacked, writes of new keys and raised entries, entries replaced by the
-policy and writes skipped, DFS expansions. Without it (an older core: the 128-bit
+policy and writes skipped, DFS expansions, and with ``--track`` the distinct expanded keys
+(so the re-expansion ratio, expansions / distinct, as :mod:`benchmarks.tt_rates` measures it
+on the Python reference). Without it (an older core: the 128-bit
 fingerprint table) the bytes are those of its layout: 32-byte slots in a power-of-two array
 at most half full.
 
@@ -39,7 +41,8 @@ def _old_table_bytes(entries: int) -> int:
     return 32 * cap
 
 
-def measure(rules_text: str, seed: int, table_size: int, node_limit: int) -> dict[str, Any]:
+def measure(rules_text: str, seed: int, table_size: int, node_limit: int,
+            track: bool = False) -> dict[str, Any]:
     """One deal, one table size: the counters of the module docstring."""
     from benchmarks.frontier import _rules
     from model.deal import Deal
@@ -51,10 +54,12 @@ def measure(rules_text: str, seed: int, table_size: int, node_limit: int) -> dic
     sw = Switches()
     sw.table_size = table_size
     s = Search(deal, "waste", sw, None, node_limit)
+    core = s.core()
+    if track and core is not None and hasattr(core, "track_expansions"):
+        core.track_expansions(True)  # an exact set of the expanded keys beside the table
     t = time.process_time()
     res = s.run()
     secs = time.process_time() - t
-    core = s.core()
     row: dict[str, Any] = {
         "rules": rules_text, "seed": seed, "table_size": table_size, "node_limit": node_limit,
         "verdict": res.verdict, "value": res.value, "bound": res.bound, "optimal": res.optimal,
@@ -77,6 +82,10 @@ def measure(rules_text: str, seed: int, table_size: int, node_limit: int) -> dic
         # at the table's full load (3/4 of its slots) plus the overflow bytes an entry
         over = st["arena_used"] / n if n else 0.0
         row["entries_per_gb_full"] = int(GB / (st["slot_bytes"] * 4 / 3 + over))
+        if track:
+            exp, distinct = core.expanded()
+            row["distinct_expanded"] = distinct
+            row["reexpansion_ratio"] = round(exp / distinct, 3) if distinct else None
     else:
         n = len(s.tt)
         row["layout"] = "fingerprint"
@@ -121,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--nodes", type=int, default=1_000_000, help="node limit a run")
     ap.add_argument("--out", required=True)
     ap.add_argument("--tag", default="", help="a label kept in each row (before/after)")
+    ap.add_argument("--track", action="store_true",
+                    help="count the distinct expanded keys (the re-expansion ratio; memory "
+                         "grows with them, and nodes/s is not comparable)")
     a = ap.parse_args(argv)
     jobs = []
     for spec in a.deals.split(","):
@@ -140,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     load0 = " ".join(f"{x:.1f}" for x in os.getloadavg())
     with path.open("a") as f:
         for rung, seed, size in jobs:
-            r = measure(rung, seed, size, a.nodes)
+            r = measure(rung, seed, size, a.nodes, a.track)
             r["tag"] = a.tag
             r["date"] = f"{_dt.datetime.now(_dt.UTC):%Y-%m-%d %H:%M} UTC"
             r["load"] = " ".join(f"{x:.1f}" for x in os.getloadavg())

@@ -639,6 +639,9 @@ typedef struct {
     XT tt;      /* the exact transposition table: packed key -> lower bound (cost to go) */
     KeyShape ks; /* the packing's field widths (Core_init) */
     int64_t expansions; /* DFS nodes whose moves were generated (past the table and bounds) */
+    int track_expanded; /* benchmarks: keep the distinct expanded keys (track_expansions) */
+    XT expanded;
+    int64_t distinct_expanded;
     PVEntry *pv;
     size_t pv_cap, pv_count;
     XT seen; /* the furthest-line search's exact seen-set of state keys */
@@ -1680,6 +1683,11 @@ static int dfs(Core *s, int64_t budget) {
     int n = gen_children(s, flags);
     if (n < 0) return R_NOMEM;
     s->expansions++;
+    if (s->track_expanded && have_key) {
+        int a = xt_add(&s->expanded, &key);
+        if (a < 0) return R_NOMEM;
+        s->distinct_expanded += a;
+    }
     if (s->pv_count) {
         FP pkey = (have_key && !s->sw_nogood) ? fingerprint(kraw, kraw_n) : state_fp(s, flags);
         const Move *pm = pv_get(s, pkey);
@@ -2274,6 +2282,7 @@ static void Core_dealloc(Core *s) {
     core_free_tables(s);
     xt_clear(&s->tt);
     xt_clear(&s->seen);
+    xt_clear(&s->expanded);
     free(s->pv);
     free(s->path);
     free(s->best_line);
@@ -2426,6 +2435,8 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
         s->tt.amax = lim * 8 < (1 << 16) ? (1 << 16) : lim * 8;
         s->seen.limit = s->seen.max_slots = SIZE_MAX;
         s->seen.amax = SIZE_MAX;
+        s->expanded.limit = s->expanded.max_slots = SIZE_MAX;
+        s->expanded.amax = SIZE_MAX;
     }
     s->best_progress = -1;
     s->seen_cap = 0;
@@ -2868,6 +2879,20 @@ static PyObject *Core_tt_stats(Core *s, PyObject *Py_UNUSED(ignored)) {
         "expansions", (long long)s->expansions);
 }
 
+/* track_expansions(on): count the distinct keys the DFS expands (an unbounded exact set
+ * beside the table, for benchmarks/ctable.py's re-expansion ratio); expanded() ->
+ * (expansions, distinct) */
+static PyObject *Core_track_expansions(Core *s, PyObject *args) {
+    int on;
+    if (!PyArg_ParseTuple(args, "p", &on)) return NULL;
+    s->track_expanded = on;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_expanded(Core *s, PyObject *Py_UNUSED(ignored)) {
+    return Py_BuildValue("(LL)", (long long)s->expansions, (long long)s->distinct_expanded);
+}
+
 static PyObject *Core_tt_len(Core *s, PyObject *Py_UNUSED(ignored)) {
     return PyLong_FromSize_t(s->tt.count);
 }
@@ -2951,6 +2976,8 @@ static PyMethodDef Core_methods[] = {
     {"tt_get", (PyCFunction)Core_tt_get, METH_VARARGS, "tt_get(key, hash=None): the table's bound of a key or None"},
     {"tt_put", (PyCFunction)Core_tt_put, METH_VARARGS, "tt_put(key, bound, hash=None): store a bound (debug)"},
     {"tt_stats", (PyCFunction)Core_tt_stats, METH_NOARGS, "the table's size and counters"},
+    {"track_expansions", (PyCFunction)Core_track_expansions, METH_VARARGS, "count distinct expanded keys (benchmarks)"},
+    {"expanded", (PyCFunction)Core_expanded, METH_NOARGS, "(expansions, distinct expanded keys)"},
     {"tt_len", (PyCFunction)Core_tt_len, METH_NOARGS, "table entries"},
     {"evict", (PyCFunction)Core_evict, METH_NOARGS, "drop half of the table (older generations, smaller bounds first)"},
     {"clear_seen", (PyCFunction)Core_clear_seen, METH_NOARGS, "free the furthest seen-set"},
