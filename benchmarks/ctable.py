@@ -42,7 +42,7 @@ def _old_table_bytes(entries: int) -> int:
 
 
 def measure(rules_text: str, seed: int, table_size: int, node_limit: int,
-            track: bool = False) -> dict[str, Any]:
+            track: bool = False, python_schedule: bool = False) -> dict[str, Any]:
     """One deal, one table size: the counters of the module docstring."""
     from benchmarks.frontier import _rules
     from model.deal import Deal
@@ -58,7 +58,13 @@ def measure(rules_text: str, seed: int, table_size: int, node_limit: int,
     if track and core is not None and hasattr(core, "track_expansions"):
         core.track_expansions(True)  # an exact set of the expanded keys beside the table
     t = time.process_time()
-    res = s.run()
+    if python_schedule:  # the schedule the Python reference runs: no wide beams
+        from solver.beam import DEFAULT_BEAM_SCHEDULE
+        from solver.schedule import Schedule
+
+        res = s.run(Schedule(DEFAULT_BEAM_SCHEDULE, ()))
+    else:
+        res = s.run()
     secs = time.process_time() - t
     row: dict[str, Any] = {
         "rules": rules_text, "seed": seed, "table_size": table_size, "node_limit": node_limit,
@@ -102,19 +108,24 @@ def report(rows: list[dict[str, Any]], meta: dict[str, Any]) -> str:
            f"Run {meta['date']} on {meta['machine']}; load average {meta['load_start']} at the "
            f"start, {meta['load_end']} at the end. The compiled core, objective waste, solo, "
            "hand 5, its own schedule within the node limit. CPU seconds.", "",
-           "| deal | layout | table size | nodes | verdict (best/bound) | CPU s | nodes/CPU s | "
-           "entries | bytes/entry | entries in 1 GB (full) | overflow share | overwrite rate | "
-           "replaced/new | expansions/new | evictions |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "Layout `fingerprint`: the table before (128-bit fingerprints, run from the main "
+           "checkout's build); `exact`: the packed exact table. Schedule `py`: the Python "
+           "reference's (no wide beams). Bytes/entry: the table's bytes at the end over its "
+           "entries; entries in 1 GB: at full load (fingerprint: half of 32-byte slots).", "",
+           "| tag | deal | layout | sched | table size | nodes | verdict (best/bound) | CPU s | "
+           "nodes/CPU s | entries | bytes/entry | entries in 1 GB (full) | overflow share | "
+           "overwrite rate | replaced/new | re-expansion ratio | evictions | load |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         name = r["rules"].split(",")[0] if "preset" not in r["rules"] else "standard"
         out.append(
-            f"| {name} seed {r['seed']} | {r['layout']} | {r['table_size']:,} | {r['nodes']:,} | "
+            f"| {r.get('tag', '')} | {name} seed {r['seed']} | {r['layout']} | "
+            f"{'py' if r.get('python_schedule') else 'default'} | {r['table_size']:,} | {r['nodes']:,} | "
             f"{r['verdict']} ({r['value']}/{r['bound']}{', optimal' if r['optimal'] else ''}) | "
             f"{r['cpu_seconds']} | {r['nodes_per_cpu_s']:,} | {r['entries']:,} | "
             f"{r['bytes_per_entry']} | {r['entries_per_gb_full']:,} | {r.get('overflow_share', '-')} | "
             f"{r.get('overwrite_rate', '-')} | {r.get('replaced_per_new', '-')} | "
-            f"{r.get('expansions_per_new', '-')} | {r['evictions']:,} |")
+            f"{r.get('reexpansion_ratio', '-')} | {r['evictions']:,} | {r.get('load', '')} |")
     return "\n".join(out) + "\n"
 
 
@@ -130,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--nodes", type=int, default=1_000_000, help="node limit a run")
     ap.add_argument("--out", required=True)
     ap.add_argument("--tag", default="", help="a label kept in each row (before/after)")
+    ap.add_argument("--python-schedule", action="store_true",
+                    help="the Python reference's schedule (no wide beams): while the table "
+                         "is not full, the nodes of benchmarks.tt_rates")
     ap.add_argument("--track", action="store_true",
                     help="count the distinct expanded keys (the re-expansion ratio; memory "
                          "grows with them, and nodes/s is not comparable)")
@@ -152,7 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     load0 = " ".join(f"{x:.1f}" for x in os.getloadavg())
     with path.open("a") as f:
         for rung, seed, size in jobs:
-            r = measure(rung, seed, size, a.nodes, a.track)
+            r = measure(rung, seed, size, a.nodes, a.track, a.python_schedule)
+            r["python_schedule"] = a.python_schedule
             r["tag"] = a.tag
             r["date"] = f"{_dt.datetime.now(_dt.UTC):%Y-%m-%d %H:%M} UTC"
             r["load"] = " ".join(f"{x:.1f}" for x in os.getloadavg())
