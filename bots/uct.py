@@ -79,6 +79,56 @@ class RootValue:
         return self.wins / self.visits if self.visits else 0.0
 
 
+@dataclass(frozen=True)
+class IterationBudget:
+    """How many iterations one decision gets (issue 41 item 3: iterations spent where they
+    matter). ``iterations``: the allowance a decision starts with; ``max_iterations``: at
+    most this many in all (``None``: exactly ``iterations``, the fixed budget); ``close``
+    (0 < close ≤ 1): a decision is close while the runner-up root move's visits are at
+    least ``close`` times the leader's; ``every``: iterations between two looks at the root
+    (0, the default: a twentieth of ``iterations``, at least 1).
+
+    With a maximum, a decision stops as soon as the runner-up cannot reach ``close`` times
+    the leader's visits within the allowance left (so the move is the one the whole
+    allowance would pick, and no extension could come); at the end of an allowance a
+    decision still close gets ``iterations`` more, up to ``max_iterations``. Only the root's
+    own visit counts are read: nothing hidden."""
+
+    iterations: int
+    max_iterations: int | None = None
+    close: float = 0.8
+    every: int = 0
+
+    def __post_init__(self) -> None:
+        if self.max_iterations is not None and (
+                not isinstance(self.max_iterations, int) or isinstance(self.max_iterations, bool)
+                or self.max_iterations < self.iterations):
+            raise ValueError(f"max_iterations must be a whole number ≥ iterations "
+                             f"({self.iterations}), not {self.max_iterations!r}")
+        if (not isinstance(self.close, (int, float)) or isinstance(self.close, bool)
+                or not 0 < self.close <= 1):
+            raise ValueError(f"close must be a number in (0, 1], not {self.close!r}")
+        if not isinstance(self.every, int) or isinstance(self.every, bool) or self.every < 0:
+            raise ValueError(f"every must be a whole number ≥ 0, not {self.every!r}")
+        if self.every == 0:
+            object.__setattr__(self, "every", max(1, self.iterations // 20))
+
+    def next_stop(self, done: int, allowance: int, visits: list[int]) -> int | None:
+        """After ``done`` iterations of an ``allowance``, with the root moves' ``visits``:
+        the new allowance (``done`` to stop now), or ``None`` to go on without a look."""
+        if self.max_iterations is None:
+            return allowance
+        if done < allowance and done % self.every:
+            return None
+        top = sorted(visits, reverse=True) + [0]
+        leader, runner = top[0], top[1]
+        if runner + (allowance - done) < self.close * leader:
+            return done  # decided: neither the move nor an extension can change
+        if done >= allowance and allowance < self.max_iterations and runner >= self.close * leader:
+            return min(self.max_iterations, allowance + self.iterations)
+        return allowance
+
+
 class UctBot:
     """The ``uct`` bot (silent). Parameters: ``iterations`` (≥ 1 worlds, one per iteration),
     ``candidates`` (≥ 1 root moves: the blueprint's best K), ``depth_candidates`` (≥ 1 moves
@@ -90,7 +140,9 @@ class UctBot:
     the partners' moves of the last ``model_rounds`` rounds, resampled and cycled when
     ``model_worlds``; with ``model_tree`` the partners play a type drawn from their posterior
     in the tree and for ``model_horizon`` more moves after it, 0: one round, before the
-    blueprint's playout), ``seed`` (int). Raises ``ValueError`` for a parameter out of range."""
+    blueprint's playout), ``max_iterations``, ``close`` (the :class:`IterationBudget`:
+    ``None``, the default, is exactly ``iterations`` a decision), ``seed`` (int). Raises
+    ``ValueError`` for a parameter out of range."""
 
     name = "uct"
     sees_hidden_cards = False
@@ -99,6 +151,7 @@ class UctBot:
                  exploration: float = 0.7, beliefs: bool = False, pool: int = 32,
                  flat: bool = False, model: bool = False, model_worlds: bool = True,
                  model_tree: bool = True, model_rounds: int = 2, model_horizon: int = 0,
+                 max_iterations: int | None = None, close: float = 0.8,
                  seed: int = 0) -> None:
         for label, v in (("iterations", iterations), ("candidates", candidates),
                          ("depth_candidates", depth_candidates), ("pool", pool),
@@ -109,6 +162,7 @@ class UctBot:
                 or not 0 <= exploration < math.inf):
             raise ValueError(f"exploration must be a finite number ≥ 0, not {exploration!r}")
         self.iterations = iterations
+        self.budget = IterationBudget(iterations, max_iterations, close)
         self.candidates = candidates
         self.depth_candidates = depth_candidates
         self.exploration = float(exploration)
@@ -153,7 +207,8 @@ class UctBot:
         c = self.exploration
         modelled = self.model and self.model_tree and self.partners is not None
         horizon = self.model_horizon or observation.players
-        for i in range(self.iterations):
+        allowance, i = self.iterations, 0
+        while i < allowance:
             world = draw(i)
             partner = self._partner_policy(rng) if modelled else None
             node = root
@@ -203,6 +258,12 @@ class UctBot:
             for e in path:
                 e.visits += 1
                 e.reward += 1.0 if won else 0.0
+            i += 1
+            if self.budget.max_iterations is not None:
+                stop = self.budget.next_stop(i, allowance, [root.edges[m].visits for m in moves])
+                if stop is not None:
+                    allowance = stop
+        self.iterations_used = i
         return [RootValue(m, root.edges[m].visits, root.edges[m].reward) for m in moves]
 
     def _world_source(self, observation: Observation, rng: random.Random

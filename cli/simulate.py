@@ -56,6 +56,10 @@ def _interval(iv) -> str:
                    "for team).")
 @click.option("--iterations", type=COUNT, default=None, metavar="N",
               help="uct: search iterations per move, one sampled world each (default 1600).")
+@click.option("--max-iterations", type=COUNT, default=None, metavar="N",
+              help="uct: spend iterations where they matter: stop a decision once it is "
+                   "settled, give a close one (runner-up ≥ 0.8× the leader's visits) "
+                   "--iterations more, up to N in all (default: exactly --iterations).")
 @click.option("--rate", type=float, default=None, metavar="R",
               help="plausible, noisy: the share of moves (0 to 1) that depart from greedy's "
                    "first choice (default 0.3 for plausible, 0.2 for noisy).")
@@ -86,7 +90,8 @@ def _interval(iv) -> str:
 @click.option("--quiet", is_flag=True, help="No progress on standard error.")
 def simulate(bot: str, partners: str | None, players: str, deals: int | None, seeds: str | None,
              rule_options: tuple[str, ...], worlds: int | None, move_seconds: float | None,
-             candidates: int | None, iterations: int | None, rate: float | None, beliefs: bool, horizon: int,
+             candidates: int | None, iterations: int | None, max_iterations: int | None,
+             rate: float | None, beliefs: bool, horizon: int,
              simulations: int, bot_seed: int, time_limit: float,
              open_hand: bool, db_path: str | None, records_dir: str | None, workers: int | None,
              scheduler: str | None, as_json: bool, quiet: bool) -> None:
@@ -154,11 +159,13 @@ def simulate(bot: str, partners: str | None, players: str, deals: int | None, se
     options = {"--worlds": ("worlds", worlds, worlds is not None),
                "--seconds": ("seconds", move_seconds, move_seconds is not None),
                "--iterations": ("iterations", iterations, iterations is not None),
+               "--max-iterations": ("max_iterations", max_iterations, max_iterations is not None),
                "--rate": ("rate", rate, rate is not None),
                "--beliefs": ("beliefs", beliefs, beliefs),
                "--candidates": ("candidates", candidates, candidates is not None)}
     takes = {"--worlds": ("sampling", "determinized", "team"),
              "--seconds": ("sampling", "determinized"), "--iterations": ("uct", "adhoc"),
+             "--max-iterations": ("uct", "adhoc"),
              "--rate": ("plausible", "noisy"),
              "--beliefs": ("team", "uct"),
              "--candidates": ("sampling", "determinized", "team", "uct", "adhoc")}
@@ -188,6 +195,13 @@ def simulate(bot: str, partners: str | None, players: str, deals: int | None, se
         except ImportError:
             raise CliError("the openspiel-ismcts bot needs OpenSpiel: pip install -e '.[openspiel]'") from None
         params = {"simulations": simulations, "seed": bot_seed}
+    if bot_params in ("sampling", "determinized", "team", "uct", "adhoc", "plausible", "noisy"):
+        from bots import make_bot
+
+        try:  # refused here in one line, not as an error row per game
+            make_bot(bot_params, **params)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
     tasks = build_tasks(bot, params, grid.players, grid.seeds, rules,
                         open_hand and (bot != "cheat" or partners is not None), time_limit,
                         partners, partner_params)

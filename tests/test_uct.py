@@ -13,7 +13,7 @@ from bots import fastplay, make_bot
 from bots.base import play_deal
 from bots.greedy import GreedyPolicy
 from bots.team import evaluate_moves
-from bots.uct import UctBot
+from bots.uct import IterationBudget, UctBot
 from model.deal import Deal
 from model.game import Game
 from model.observation import Observation, observe, sample_world
@@ -38,6 +38,8 @@ def test_uct_reads_no_hidden_card() -> None:
     assert _moves_differ(lambda g: UctBot(iterations=16, seed=2)) == 0
     assert _moves_differ(lambda g: UctBot(iterations=16, beliefs=True, pool=4, seed=2),
                          players=(3,)) == 0
+    # the adaptive iteration budget reads the root's visits only
+    assert _moves_differ(lambda g: UctBot(iterations=16, max_iterations=64, seed=2)) == 0
 
 
 class _PeekingUct(UctBot):
@@ -96,6 +98,58 @@ def test_bad_parameters_are_refused() -> None:
         with pytest.raises(ValueError):
             UctBot(**kw)
     assert make_bot("uct", iterations=3).iterations == 3
+    for kw in ({"max_iterations": 10}, {"max_iterations": 40.0}, {"max_iterations": 80, "close": 0},
+               {"max_iterations": 80, "close": 1.5}, {"max_iterations": 80, "close": True}):
+        with pytest.raises(ValueError):
+            UctBot(iterations=40, **kw)
+
+
+def _positions(n: int) -> list[Observation]:
+    """Observations of tiny games at 1-3 players, greedy with random slips, mid-game."""
+    policy, out = GreedyPolicy(), []
+    for seed in range(n):
+        g = Game(Deal.from_seed(seed, 1 + seed % 3, TINY))
+        rng = random.Random(seed)
+        for _ in range(rng.randint(0, 6)):
+            if g.is_over():
+                break
+            g.push(policy.move(g, g.out) if rng.random() < 0.8 else rng.choice(g.legal_moves()))
+        if not g.is_over():
+            out.append(observe(g))
+    return out
+
+
+def test_a_settled_decision_stops_early_with_the_fixed_budgets_move() -> None:
+    # with max_iterations = iterations nothing is extended: a decision stops only once the
+    # runner-up cannot catch up within the allowance, so the move is the fixed budget's
+    stopped_early = 0
+    for obs in _positions(24):
+        fixed = UctBot(iterations=200, seed=7)
+        adaptive = UctBot(iterations=200, max_iterations=200, close=1.0, seed=7)
+        assert adaptive.choose(obs) == fixed.choose(obs)
+        if adaptive.last[0].visits or len(adaptive.last) > 1:
+            used = sum(v.visits for v in adaptive.last)
+            assert used <= 200
+            stopped_early += used < 200
+    assert stopped_early > 0
+
+
+def test_a_close_decision_gets_more_iterations_up_to_the_maximum() -> None:
+    budget = IterationBudget(100, 400, close=0.8, every=10)
+    assert budget.next_stop(100, 100, [50, 45]) == 200  # close at the end: extended
+    assert budget.next_stop(400, 400, [200, 190]) == 400  # at the maximum: no more
+    assert budget.next_stop(100, 100, [80, 20]) == 100  # not close: the end
+    assert budget.next_stop(60, 100, [58, 2]) == 60  # 2 + 40 left < 0.8 * 58: settled now
+    assert budget.next_stop(55, 100, [50, 5]) is None  # between two looks
+    assert IterationBudget(100).next_stop(100, 100, [50, 50]) == 100  # the fixed budget
+    extended = 0
+    for obs in _positions(24):
+        bot = UctBot(iterations=60, max_iterations=240, seed=3)
+        bot.choose(obs)
+        used = sum(v.visits for v in bot.last)
+        assert used <= 240
+        extended += used > 60
+    assert extended > 0
 
 
 @pytest.mark.parametrize("argv", [["play", "--out", "X", "--seeds", "5-1"],
@@ -161,3 +215,22 @@ def test_silent_bots_play_whole_games_with_goats(bot: str, params: dict) -> None
         g = rep.game
         assert g is not None and look(g).view().goats == g.goats
     assert moved > 0
+
+
+def test_uct_budget_benchmark_pairs_the_configs_and_refuses_bad_input(tmp_path, capsys) -> None:
+    from benchmarks.journal import append_row
+    from benchmarks.uct_budget import main, report
+
+    for seed, fixed, adaptive in ((1, "win", "win"), (2, "loss", "win"), (3, "loss", "loss")):
+        for name, outcome in (("fixed", fixed), ("adaptive", adaptive)):
+            append_row(tmp_path / f"{name}.jsonl", {
+                "players": 5, "seed": seed, "outcome": outcome, "searches": 10,
+                "playouts": 16000 if name == "fixed" else 20000, "cpu_s": 1.0})
+    text = report(tmp_path)
+    assert "| adaptive | 5 | 3 | 2 | 1 | +33 pts [" in text and "| 2000 |" in text
+    assert (tmp_path / "report.md").read_text() == text
+    for argv in (["play", "--out", str(tmp_path), "--config", "nope"],
+                 ["play", "--out", str(tmp_path), "--config", "fixed", "--players", "7"],
+                 ["report", "--out", str(tmp_path / "empty")]):
+        assert main(argv) == 2
+        assert "error" in capsys.readouterr().err
