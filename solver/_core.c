@@ -438,9 +438,10 @@ static inline uint32_t xt_score(const XT *t, const XEntry *x) { /* the lowest is
     return (older ? 0u : 0x80000000u) | (uint32_t)(x->val < 0 ? 0 : x->val);
 }
 
-/* store val under k: raises (sets) the entry of k, or adds it under the policy above.
- * Returns 0, or -1 when not even the first slots could be allocated. */
-static int xt_store(XT *t, const XKey *k, int32_t val) {
+/* store val under k: sets the entry of k where `above` is more than its bound (INT64_MAX:
+ * always), or adds it under the policy above. Returns 0, or -1 when not even the first
+ * slots could be allocated. */
+static int xt_store_as(XT *t, const XKey *k, int32_t val, int64_t above) {
     if (!t->e) {
         size_t c = t->max_slots && t->max_slots < 4096 ? t->max_slots : 4096;
         if (c < 16) c = 16;
@@ -456,6 +457,7 @@ static int xt_store(XT *t, const XKey *k, int32_t val) {
             XEntry *x = &t->e[i];
             if (!(x->meta & XM_USED)) break;
             if (xt_eq(t, x, k)) {
+                if (above <= (int64_t)x->val) return 0;
                 x->val = val;
                 x->meta = (uint8_t)((x->meta & ~XM_GEN) | (t->gen & XM_GEN));
                 t->writes_raised++;
@@ -515,6 +517,8 @@ static int xt_store(XT *t, const XKey *k, int32_t val) {
         return 0;
     }
 }
+
+static int xt_store(XT *t, const XKey *k, int32_t val) { return xt_store_as(t, k, val, INT64_MAX); }
 
 /* set semantics (the furthest seen-set): 1 added, 0 there already, -1 no memory */
 static int xt_add(XT *t, const XKey *k) {
@@ -1734,18 +1738,11 @@ static int dfs(Core *s, int64_t budget) {
            stored bound is a weaker one, still true) */
         int64_t v = s->objective == OBJ_NONE ? INF : budget + 1;
         int32_t v32 = v > INT32_MAX ? INT32_MAX : (int32_t)v;
-        XEntry *x = xt_find(&s->tt, &key);
-        if (x) {
-            if (budget + 1 > x->val) {
-                x->val = v32;
-                x->meta = (uint8_t)((x->meta & ~XM_GEN) | (s->tt.gen & XM_GEN));
-                s->tt.writes_raised++;
-            }
-        } else {
-            int64_t rep0 = s->tt.replaced;
-            if (xt_store(&s->tt, &key, v32)) return R_NOMEM;
-            s->tt_evictions += s->tt.replaced - rep0;
-        }
+        /* one probe: raise the key's entry (only where budget + 1 is above it, as the
+           reference), else add it */
+        int64_t rep0 = s->tt.replaced;
+        if (budget + 1 > 0 && xt_store_as(&s->tt, &key, v32, budget + 1)) return R_NOMEM;
+        s->tt_evictions += s->tt.replaced - rep0;
     }
     return 0;
 }
