@@ -246,6 +246,9 @@ typedef struct {
     size_t alen, acap, agarbage, amax;
     size_t n_over, n_raw;
     int64_t writes_new, writes_raised, replaced, skipped;
+    int hcut;       /* tests only (tt_debug_hash_bits): hashes cut to the bits of hmask, so
+                       that keys collide on purpose; 0: the full hash */
+    uint64_t hmask;
 } XT;
 
 static uint64_t hash_bytes(const uint8_t *b, size_t n, int raw) {
@@ -260,6 +263,10 @@ static uint64_t hash_bytes(const uint8_t *b, size_t n, int raw) {
     }
     return fmix64(h);
 }
+
+/* the table's hash of a key hash (the full one, or, under a test's hmask, a few bits of it
+ * mixed again: equal for many keys, consistently in every probe, grow and deletion) */
+static inline uint64_t xt_h(const XT *t, uint64_t h) { return t->hcut ? fmix64(h & t->hmask) : h; }
 
 static inline size_t xt_home(uint64_t h, size_t cap) {
     return (size_t)(((unsigned __int128)h * cap) >> 64);
@@ -279,7 +286,7 @@ static inline const uint8_t *xt_bytes(const XT *t, const XEntry *x, size_t *n) {
 }
 
 static inline int xt_eq(const XT *t, const XEntry *x, const XKey *k) {
-    if (x->tag != (uint16_t)k->h || ((x->meta & XM_RAW) != 0) != (k->raw != 0)) return 0;
+    if (x->tag != (uint16_t)xt_h(t, k->h) || ((x->meta & XM_RAW) != 0) != (k->raw != 0)) return 0;
     size_t n;
     const uint8_t *b = xt_bytes(t, x, &n);
     return n == k->n && memcmp(b, k->b, n) == 0;
@@ -287,7 +294,7 @@ static inline int xt_eq(const XT *t, const XEntry *x, const XKey *k) {
 
 static XEntry *xt_find(XT *t, const XKey *k) {
     if (!t->e) return NULL;
-    size_t i = xt_home(k->h, t->cap);
+    size_t i = xt_home(xt_h(t, k->h), t->cap);
     for (;;) {
         XEntry *x = &t->e[i];
         if (!(x->meta & XM_USED)) return NULL;
@@ -326,7 +333,7 @@ static void xt_place(XEntry *arr, size_t cap, const XEntry *x, uint64_t h) {
 static uint64_t xt_entry_hash(const XT *t, const XEntry *x) {
     size_t n;
     const uint8_t *b = xt_bytes(t, x, &n);
-    return hash_bytes(b, n, (x->meta & XM_RAW) != 0);
+    return xt_h(t, hash_bytes(b, n, (x->meta & XM_RAW) != 0));
 }
 
 /* delete slot v's entry, shifting later entries of its cluster back (linear probing's
@@ -429,7 +436,7 @@ static void xt_write(XT *t, XEntry *x, const XKey *k, int32_t val) {
     }
     n.meta |= XM_USED | (t->gen & XM_GEN);
     n.val = val;
-    n.tag = (uint16_t)k->h;
+    n.tag = (uint16_t)xt_h(t, k->h);
     *x = n;
 }
 
@@ -450,7 +457,7 @@ static int xt_store_as(XT *t, const XKey *k, int32_t val, int64_t above) {
         t->cap = c;
     }
     for (;;) {
-        size_t i = xt_home(k->h, t->cap), victim = SIZE_MAX;
+        size_t i = xt_home(xt_h(t, k->h), t->cap), victim = SIZE_MAX;
         uint32_t vscore = UINT32_MAX;
         int d = 0;
         for (;;) {
@@ -2808,52 +2815,59 @@ static PyObject *Core_best_line(Core *s, PyObject *Py_UNUSED(ignored)) {
     return line_to_list(s->best_line, s->best_len);
 }
 
-/* the exact key of Python key bytes (longer than KEYMAX: a ValueError); hash: None, or a
- * forced 64-bit hash (the tests' check that equal hashes never merge two keys) */
-static int py_xkey(Core *s, const char *buf, Py_ssize_t n, PyObject *hash, uint8_t *pk, XKey *k) {
+/* the exact key of Python key bytes (longer than KEYMAX: a ValueError) */
+static int py_xkey(Core *s, const char *buf, Py_ssize_t n, uint8_t *pk, XKey *k) {
     if (n < 0 || n > KEYMAX) {
         PyErr_SetString(PyExc_ValueError, "key longer than KEYMAX bytes");
         return -1;
     }
     *k = make_xkey(&s->ks, (const uint8_t *)buf, (size_t)n, pk);
-    if (hash && hash != Py_None) {
-        unsigned long long h = PyLong_AsUnsignedLongLongMask(hash);
-        if (PyErr_Occurred()) return -1;
-        k->h = (uint64_t)h;
-    }
     return 0;
 }
 
-/* tt_get(key bytes, hash=None) -> the stored bound or None */
+/* tt_get(key bytes) -> the stored bound or None */
 static PyObject *Core_tt_get(Core *s, PyObject *args) {
     const char *buf;
     Py_ssize_t n;
-    PyObject *hash = NULL;
     uint8_t pk[KEYMAX];
     XKey k;
-    if (!PyArg_ParseTuple(args, "y#|O", &buf, &n, &hash)) return NULL;
-    if (py_xkey(s, buf, n, hash, pk, &k)) return NULL;
+    if (!PyArg_ParseTuple(args, "y#", &buf, &n)) return NULL;
+    if (py_xkey(s, buf, n, pk, &k)) return NULL;
     XEntry *x = xt_find(&s->tt, &k);
     if (!x) Py_RETURN_NONE;
     return PyLong_FromLongLong(x->val);
 }
 
-/* tt_put(key bytes, bound, hash=None): store a bound as the DFS does (a debug entry point:
- * the tests put keys under one forced hash and read each back) */
+/* tt_put(key bytes, bound): store a bound as the DFS does (a debug entry point: the tests
+ * put keys under a few forced hashes, tt_debug_hash_bits, and read each back) */
 static PyObject *Core_tt_put(Core *s, PyObject *args) {
     const char *buf;
     Py_ssize_t n;
     long long val;
-    PyObject *hash = NULL;
     uint8_t pk[KEYMAX];
     XKey k;
-    if (!PyArg_ParseTuple(args, "y#L|O", &buf, &n, &val, &hash)) return NULL;
-    if (py_xkey(s, buf, n, hash, pk, &k)) return NULL;
+    if (!PyArg_ParseTuple(args, "y#L", &buf, &n, &val)) return NULL;
+    if (py_xkey(s, buf, n, pk, &k)) return NULL;
     if (val < 0 || val > INT32_MAX) {
         PyErr_SetString(PyExc_ValueError, "bound out of range");
         return NULL;
     }
     if (xt_store(&s->tt, &k, (int32_t)val)) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+/* tt_debug_hash_bits(bits): the table hashes keys to `bits` bits only (0: every key the
+ * same hash; 64: the full hash again), so that tests collide different keys on purpose.
+ * Only on an empty table (a ValueError otherwise). */
+static PyObject *Core_tt_debug_hash_bits(Core *s, PyObject *args) {
+    int bits;
+    if (!PyArg_ParseTuple(args, "i", &bits)) return NULL;
+    if (s->tt.count) {
+        PyErr_SetString(PyExc_ValueError, "the table is not empty");
+        return NULL;
+    }
+    s->tt.hcut = bits < 64;
+    s->tt.hmask = bits <= 0 ? 0 : bits >= 64 ? ~0ULL : ((uint64_t)1 << bits) - 1;
     Py_RETURN_NONE;
 }
 
@@ -2970,8 +2984,9 @@ static PyMethodDef Core_methods[] = {
     {"reset_counters", (PyCFunction)Core_reset_counters, METH_NOARGS, "zero hits, evictions, cuts"},
     {"win_line", (PyCFunction)Core_win_line, METH_NOARGS, "the last win's line or None"},
     {"best_line", (PyCFunction)Core_best_line, METH_NOARGS, "the furthest line of the last call or None"},
-    {"tt_get", (PyCFunction)Core_tt_get, METH_VARARGS, "tt_get(key, hash=None): the table's bound of a key or None"},
-    {"tt_put", (PyCFunction)Core_tt_put, METH_VARARGS, "tt_put(key, bound, hash=None): store a bound (debug)"},
+    {"tt_get", (PyCFunction)Core_tt_get, METH_VARARGS, "tt_get(key): the table's bound of a key or None"},
+    {"tt_put", (PyCFunction)Core_tt_put, METH_VARARGS, "tt_put(key, bound): store a bound (debug)"},
+    {"tt_debug_hash_bits", (PyCFunction)Core_tt_debug_hash_bits, METH_VARARGS, "hash keys to a few bits (tests: collisions)"},
     {"tt_stats", (PyCFunction)Core_tt_stats, METH_NOARGS, "the table's size and counters"},
     {"track_expansions", (PyCFunction)Core_track_expansions, METH_VARARGS, "count distinct expanded keys (benchmarks)"},
     {"expanded", (PyCFunction)Core_expanded, METH_NOARGS, "(expansions, distinct expanded keys)"},
