@@ -197,7 +197,9 @@ static int pack_key(const KeyShape *ks, const uint8_t *k, size_t n, uint8_t *out
 
 /* ---- the exact transposition table ------------------------------------------------------
  *
- * Open addressing with linear probing over 40-byte slots. A slot holds the packed key
+ * Open addressing with linear probing over 40-byte slots, each with a control byte in a
+ * separate array (0 empty, else 7 bits of the hash: a probe reads a slot only where its
+ * control byte matches). A slot holds the packed key
  * itself (up to XKEYW bytes inline, zero padded, and its length), or, for a longer key, the
  * offset of its bytes in the overflow arena; a lookup compares the whole key (flags, length
  * and bytes); the 16-bit tag of the hash only skips slots early. No key is ever identified by
@@ -240,6 +242,8 @@ typedef struct {
 
 typedef struct {
     XEntry *e;
+    uint8_t *ctrl; /* a control byte a slot: 0 empty, else 0x80 | 7 bits of the key's hash,
+                      so that a probe reads the slots themselves only where these match */
     size_t cap, count, max_slots, limit;
     uint8_t gen;
     uint8_t *arena;
@@ -268,6 +272,8 @@ static uint64_t hash_bytes(const uint8_t *b, size_t n, int raw) {
  * mixed again: equal for many keys, consistently in every probe, grow and deletion) */
 static inline uint64_t xt_h(const XT *t, uint64_t h) { return t->hcut ? fmix64(h & t->hmask) : h; }
 
+static inline uint8_t xt_ctrl_of(uint64_t h) { return (uint8_t)(0x80 | ((h >> 16) & 0x7f)); }
+
 static inline size_t xt_home(uint64_t h, size_t cap) {
     return (size_t)(((unsigned __int128)h * cap) >> 64);
 }
@@ -294,11 +300,13 @@ static inline int xt_eq(const XT *t, const XEntry *x, const XKey *k) {
 
 static XEntry *xt_find(XT *t, const XKey *k) {
     if (!t->e) return NULL;
-    size_t i = xt_home(xt_h(t, k->h), t->cap);
+    uint64_t h = xt_h(t, k->h);
+    uint8_t want = xt_ctrl_of(h);
+    size_t i = xt_home(h, t->cap);
     for (;;) {
-        XEntry *x = &t->e[i];
-        if (!(x->meta & XM_USED)) return NULL;
-        if (xt_eq(t, x, k)) return x;
+        uint8_t c = t->ctrl[i];
+        if (!c) return NULL;
+        if (c == want && xt_eq(t, &t->e[i], k)) return &t->e[i];
         if (++i == t->cap) i = 0;
     }
 }
@@ -315,19 +323,22 @@ static void xt_free_key(XT *t, XEntry *x) { /* forget a slot's key (its overflow
 
 static void xt_clear(XT *t) {
     free(t->e);
+    free(t->ctrl);
     free(t->arena);
     t->e = NULL;
+    t->ctrl = NULL;
     t->arena = NULL;
     t->cap = t->count = t->alen = t->acap = t->agarbage = 0;
     t->n_over = t->n_raw = 0;
 }
 
 /* place an entry (a key not in arr) in a slot array of capacity cap */
-static void xt_place(XEntry *arr, size_t cap, const XEntry *x, uint64_t h) {
+static void xt_place(XEntry *arr, uint8_t *ctrl, size_t cap, const XEntry *x, uint64_t h) {
     size_t i = xt_home(h, cap);
-    while (arr[i].meta & XM_USED)
+    while (ctrl[i])
         if (++i == cap) i = 0;
     arr[i] = *x;
+    ctrl[i] = xt_ctrl_of(h);
 }
 
 static uint64_t xt_entry_hash(const XT *t, const XEntry *x) {
@@ -343,25 +354,34 @@ static void xt_delete(XT *t, size_t v) {
     size_t hole = v, j = v;
     for (;;) {
         if (++j == t->cap) j = 0;
-        if (!(t->e[j].meta & XM_USED)) break;
+        if (!t->ctrl[j]) break;
         size_t h = xt_home(xt_entry_hash(t, &t->e[j]), t->cap);
         int move = hole <= j ? (h <= hole || h > j) : (h <= hole && h > j);
         if (move) {
             t->e[hole] = t->e[j];
+            t->ctrl[hole] = t->ctrl[j];
             hole = j;
         }
     }
     memset(&t->e[hole], 0, sizeof(XEntry));
+    t->ctrl[hole] = 0;
     t->count--;
 }
 
 static int xt_rehash(XT *t, size_t newcap) {
     XEntry *ne = (XEntry *)calloc(newcap, sizeof(XEntry));
-    if (!ne) return -1;
+    uint8_t *nc = (uint8_t *)calloc(newcap, 1);
+    if (!ne || !nc) {
+        free(ne);
+        free(nc);
+        return -1;
+    }
     for (size_t i = 0; i < t->cap; i++)
-        if (t->e[i].meta & XM_USED) xt_place(ne, newcap, &t->e[i], xt_entry_hash(t, &t->e[i]));
+        if (t->ctrl[i]) xt_place(ne, nc, newcap, &t->e[i], xt_entry_hash(t, &t->e[i]));
     free(t->e);
+    free(t->ctrl);
     t->e = ne;
+    t->ctrl = nc;
     t->cap = newcap;
     return 0;
 }
@@ -413,8 +433,10 @@ static int xt_reserve(XT *t, const XKey *k) {
     return 0;
 }
 
-/* write key k into slot x (empty, or a victim already freed), room reserved (xt_reserve) */
-static void xt_write(XT *t, XEntry *x, const XKey *k, int32_t val) {
+/* write key k into slot at (empty, or a victim already freed), room reserved (xt_reserve) */
+static void xt_write(XT *t, size_t at, const XKey *k, int32_t val) {
+    XEntry *x = &t->e[at];
+    t->ctrl[at] = xt_ctrl_of(xt_h(t, k->h));
     XEntry n;
     memset(&n, 0, sizeof n);
     if (k->n <= XKEYW) {
@@ -453,24 +475,34 @@ static int xt_store_as(XT *t, const XKey *k, int32_t val, int64_t above) {
         size_t c = t->max_slots && t->max_slots < 4096 ? t->max_slots : 4096;
         if (c < 16) c = 16;
         t->e = (XEntry *)calloc(c, sizeof(XEntry));
-        if (!t->e) return -1;
+        t->ctrl = (uint8_t *)calloc(c, 1);
+        if (!t->e || !t->ctrl) {
+            xt_clear(t);
+            return -1;
+        }
         t->cap = c;
     }
+    uint64_t h = xt_h(t, k->h);
+    uint8_t want = xt_ctrl_of(h);
     for (;;) {
-        size_t i = xt_home(xt_h(t, k->h), t->cap), victim = SIZE_MAX;
+        size_t i = xt_home(h, t->cap), victim = SIZE_MAX;
         uint32_t vscore = UINT32_MAX;
         int d = 0;
+        /* only a full table replaces: score the probe sequence's entries then */
+        int may_replace = t->count >= t->limit ||
+                          ((t->count + 1) * 4 > t->cap * 3 && t->cap >= t->max_slots);
         for (;;) {
+            uint8_t c = t->ctrl[i];
+            if (!c) break;
             XEntry *x = &t->e[i];
-            if (!(x->meta & XM_USED)) break;
-            if (xt_eq(t, x, k)) {
+            if (c == want && xt_eq(t, x, k)) {
                 if (above <= (int64_t)x->val) return 0;
                 x->val = val;
                 x->meta = (uint8_t)((x->meta & ~XM_GEN) | (t->gen & XM_GEN));
                 t->writes_raised++;
                 return 0;
             }
-            if (d < XWINDOW) {
+            if (may_replace && d < XWINDOW) {
                 uint32_t sc = xt_score(t, x);
                 if (sc < vscore) {
                     vscore = sc;
@@ -496,7 +528,7 @@ static int xt_store_as(XT *t, const XKey *k, int32_t val, int64_t above) {
             size_t j = i;
             for (int q = 0; q < XWINDOW; q++) {
                 if (++j == t->cap) j = 0;
-                if (!(t->e[j].meta & XM_USED)) continue;
+                if (!t->ctrl[j]) continue;
                 uint32_t sc = xt_score(t, &t->e[j]);
                 if (sc < vscore) {
                     vscore = sc;
@@ -518,7 +550,7 @@ static int xt_store_as(XT *t, const XKey *k, int32_t val, int64_t above) {
             t->count--;
             t->replaced++;
         }
-        xt_write(t, &t->e[at], k, val);
+        xt_write(t, at, k, val);
         t->count++;
         t->writes_new++;
         return 0;
@@ -552,12 +584,13 @@ static int64_t xt_evict_half(XT *t) {
     if (!sc) return -1;
     size_t k = 0;
     for (size_t i = 0; i < t->cap; i++)
-        if (t->e[i].meta & XM_USED) sc[k++] = (uint64_t)xt_score(t, &t->e[i]) << 32 | (uint64_t)i;
+        if (t->ctrl[i]) sc[k++] = (uint64_t)xt_score(t, &t->e[i]) << 32 | (uint64_t)i;
     qsort(sc, k, sizeof(uint64_t), cmp_u64);
     for (size_t j = 0; j < n; j++) {
-        XEntry *x = &t->e[sc[j] & 0xffffffffu];
-        xt_free_key(t, x);
-        memset(x, 0, sizeof *x);
+        size_t i = (size_t)(sc[j] & 0xffffffffu);
+        xt_free_key(t, &t->e[i]);
+        memset(&t->e[i], 0, sizeof(XEntry));
+        t->ctrl[i] = 0;
     }
     free(sc);
     t->count -= n;
@@ -2879,8 +2912,8 @@ static PyObject *Core_tt_stats(Core *s, PyObject *Py_UNUSED(ignored)) {
     return Py_BuildValue(
         "{s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:L,s:L,s:L,s:L,s:L}",
         "entries", (Py_ssize_t)t->count, "slots", (Py_ssize_t)t->cap,
-        "slot_bytes", (Py_ssize_t)sizeof(XEntry),
-        "bytes", (Py_ssize_t)(t->cap * sizeof(XEntry) + t->acap),
+        "slot_bytes", (Py_ssize_t)(sizeof(XEntry) + 1),
+        "bytes", (Py_ssize_t)(t->cap * (sizeof(XEntry) + 1) + t->acap),
         "inline", (Py_ssize_t)(t->count - t->n_over), "overflow", (Py_ssize_t)t->n_over,
         "raw", (Py_ssize_t)t->n_raw, "arena_used", (Py_ssize_t)(t->alen - t->agarbage),
         "arena_bytes", (Py_ssize_t)t->acap, "limit", (Py_ssize_t)t->limit,

@@ -134,10 +134,11 @@ LOSS_MODEL_SHARE = 0.4
 #: Bytes an entry of the Python search's table (a ``dict``): measured about 140 (a 60–70
 #: byte key and the dict slot); 200 leaves room for the dict's growth.
 DICT_ENTRY_BYTES = 200
-#: Bytes an entry of the compiled core's exact table (solver/_core.c): a 40-byte slot at
-#: most 3/4 full (53.3 bytes), 1.5 times that while its last doubling holds the old and the
-#: new slot array (80), and at most 8 for the overflow arena of keys longer than 32 bytes.
-CORE_ENTRY_BYTES = 88
+#: Bytes an entry of the compiled core's exact table (solver/_core.c): a 40-byte slot and
+#: its control byte at most 3/4 full (54.7 bytes), 1.5 times that while its last doubling
+#: holds the old and the new slot arrays (82), and at most 8 for the overflow arena of keys
+#: longer than 32 bytes.
+CORE_ENTRY_BYTES = 90
 
 
 def table_entries_for(memory_limit_mb: int, core: bool = False) -> int:
