@@ -9,7 +9,8 @@ Usage (one process each; run them with ``nice``)::
 
 A config is ``NAME`` from :data:`CONFIGS` (``fixed``: 1,600 iterations a decision, today's
 ``best``; ``settled``: the same with a decision stopped once settled, the same moves;
-``adaptive``: 1,600, a close decision extended up to 6,400; ``fixed3200``: 3,200 a decision).
+``adaptive``: 1,600, a close decision extended up to 6,400; ``fixed3200``: 3,200 a decision;
+the equal-playout controls ``adaptive1100`` and ``fixed2300``).
 The same bot object plays every seat (silent: it reads observations only). One row per game
 goes to ``DIR/NAME.jsonl`` as it is played (players, seed, outcome, slots, moves, searches,
 playouts, process CPU s); an interrupted run resumes. ``report`` pairs the configs deal by
@@ -37,6 +38,10 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "settled": {"iterations": 1600, "max_iterations": 1600},
     "adaptive": {"iterations": 1600, "max_iterations": 6400, "close": 0.8},
     "fixed3200": {"iterations": 3200},
+    # the controls at equal playouts: adaptive from a smaller allowance (about fixed's
+    # 1,600 playouts a search), and fixed at adaptive's mean (about 2,300)
+    "adaptive1100": {"iterations": 1100, "max_iterations": 4400, "close": 0.8},
+    "fixed2300": {"iterations": 2300},
 }
 
 
