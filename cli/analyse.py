@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.common import EXIT_INTERRUPTED, CliError, console, load_played_record
-from cli.options import MEMORY_MB, SECONDS, learning_options, table_share_mb
+from cli.options import DEFAULT_MEMORY_MB, MEMORY_MB, SECONDS, learning_options, table_share_mb
 from model.errors import IllegalMoveError
 from model.game import count_text
 from model.records import dumps, replay
@@ -34,7 +34,8 @@ PROOFS = {"bound": " (a bound, no search)", "search": " (exhaustive search)",
               default=10.0, show_default=True, metavar="S",
               help="Seconds for each position searched; when they run out, that position "
                    "is unknown.")
-@click.option("--memory-limit", type=MEMORY_MB, default=2048, show_default=True,
+@click.option("--memory-limit", type=MEMORY_MB, default=DEFAULT_MEMORY_MB,
+              show_default="a quarter of this machine's memory",
               metavar="MB", help="Memory of the whole process (128 or more): each "
                                  "position's search table gets what is left.")
 @learning_options

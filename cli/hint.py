@@ -9,7 +9,7 @@ from rich.text import Text
 from bots.advice import ESTIMATOR_TEXT, ESTIMATORS, advise
 from bots.calibration import Calibration, calibrated_teams, calibration_for
 from cli.common import EXIT_INTERRUPTED, CliError, console, load_source, source_options
-from cli.options import COUNT, MEMORY_MB, SECONDS, table_share_mb
+from cli.options import COUNT, DEFAULT_MEMORY_MB, MEMORY_MB, SECONDS, table_share_mb
 from cli.start import describe_start, position_of
 from model.deal import Deal
 from model.game import Game, count_text
@@ -38,7 +38,8 @@ def value_text(value: int | None, optimal: bool, bound: int | None) -> str:
               help="Seconds for the whole hint (the position, then its moves in turn).")
 @click.option("--all", "all_moves", is_flag=True,
               help="Rate every legal move (grouped by placement), not only those that win.")
-@click.option("--memory-limit", type=MEMORY_MB, default=2048, show_default=True,
+@click.option("--memory-limit", type=MEMORY_MB, default=DEFAULT_MEMORY_MB,
+              show_default="a quarter of this machine's memory",
               metavar="MB", help="Memory of the whole process (128 or more): the search "
                                  "table (and, after a proven loss, the furthest search's "
                                  "states) gets what is left.")

@@ -151,6 +151,16 @@ class MemoryMB(WholeNumber):
         return number
 
 
+def default_memory_mb() -> int:
+    """The default ``--memory-limit`` (MB): a quarter of the machine's physical memory
+    (:func:`machine_mb`), at least 128; 2,048 where the system does not say. A search's
+    table grows with what it stores, so the limit is a cap, not an allocation."""
+    machine = machine_mb()
+    return 2048 if machine is None else max(128, machine // 4)
+
+
+#: The default of ``--memory-limit`` on this machine (:func:`default_memory_mb`).
+DEFAULT_MEMORY_MB = default_memory_mb()
 #: ``--memory-limit`` in MB: the memory of the whole process, in every command that has it
 #: (a search's table gets what the process does not use yet: :func:`table_share_mb`).
 MEMORY_MB = MemoryMB(128, 1_048_576)

@@ -11,6 +11,7 @@ from rich.text import Text
 from cli.common import EXIT_INTERRUPTED, CliError, console, emit_answer, render_game
 from cli.files import check_new_file
 from cli.options import (
+    DEFAULT_MEMORY_MB,
     MEMORY_MB,
     NODE_LIMIT,
     PLAYERS,
@@ -232,7 +233,8 @@ def verdict_line(res: SolveResult, time_limit: float | None,
                    "run for hours).")
 @click.option("--node-limit", type=NODE_LIMIT, default=None, metavar="N",
               help="Give up after N search nodes (deterministic, unlike --time-limit).")
-@click.option("--memory-limit", type=MEMORY_MB, default=2048, show_default=True,
+@click.option("--memory-limit", type=MEMORY_MB, default=DEFAULT_MEMORY_MB,
+              show_default="a quarter of this machine's memory",
               metavar="MB", help="Memory of the whole process (128 or more): the DFS's table "
                                  "gets what is left; CP-SAT stops when over it; the "
                                  "portfolio shares it between its solvers.")

@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.common import CliError, console, describe_illegal, load_source, render_game
-from cli.options import MEMORY_MB, PLAYERS, SECONDS, SEED, STEP, table_share_mb
+from cli.options import DEFAULT_MEMORY_MB, MEMORY_MB, PLAYERS, SECONDS, SEED, STEP, table_share_mb
 from model.records import dumps
 from model.rules import MOVE_RULINGS
 from solver.result import OBJECTIVES
@@ -91,7 +91,8 @@ def differs_mark(row, rows) -> str:
                    "and discards_seen when named).")
 @click.option("--time-limit", type=SECONDS, default=10.0,
               show_default=True, metavar="S", help="Seconds per solve (unknown when it runs out).")
-@click.option("--memory-limit", type=MEMORY_MB, default=2048, show_default=True,
+@click.option("--memory-limit", type=MEMORY_MB, default=DEFAULT_MEMORY_MB,
+              show_default="a quarter of this machine's memory",
               metavar="MB", help="Memory of the whole process (128 or more): each solve's "
                                  "table gets what is left.")
 @click.option("--json", "as_json", is_flag=True,

@@ -11,9 +11,19 @@
  * same node count with or without this core (tests/test_core.py checks it).
  *
  * Differences, by design:
- *  - the transposition table stores a 128-bit fingerprint of the state key (the same
- *    bytes as State.key), not the key itself: two different states share a fingerprint
- *    with probability about 2^-128 per pair (documented in README, "compiled core");
+ *  - the transposition table is exact but not a dict: each entry holds the state key
+ *    itself (the bytes of Nogoods.learned_key, bit-packed into widths taken from the
+ *    geometry: pack_key), and a hit compares the whole key, never a hash alone. A 40-byte
+ *    slot holds a key of up to 32 packed bytes; a longer one lives in an overflow arena.
+ *    Until the table holds `table_size` entries nothing is dropped (so the search is the
+ *    reference's node for node); then each new key replaces, within its probe sequence,
+ *    the entry of an older generation (one DFS call), else the one with the smallest bound
+ *    (see "the exact transposition table" below and docs/solver.md). The reference drops
+ *    the older half in insertion order instead, so past that point the node counts differ;
+ *    every bound stays true (tests/test_ctable.py checks it against tests/reference.py).
+ *    The furthest-line seen-set is exact the same way; only the move-order hints (PV) and
+ *    the beam's duplicate check, which cannot make an answer wrong, keep 128-bit
+ *    fingerprints;
  *  - limits: every 1024 nodes (and at the node limit) the core calls back into Python
  *    (Search._core_check), which runs NodeLimits._check_limits: the deadline on the
  *    clock the search module reads, the node limit, progress reports; Ctrl-C and SIGTERM
@@ -60,26 +70,9 @@ typedef struct {
 
 /* ---- hash tables ------------------------------------------------------------------ */
 
-typedef struct {
-    uint64_t a, b, seq;
-    int64_t val;
-} TTEntry;
-
-typedef struct {
-    TTEntry *e;
-    size_t cap, count;
-    uint64_t seq;
-} TT;
-
-typedef struct {
-    uint64_t a, b;
-} SeenEntry;
-
-typedef struct {
-    SeenEntry *e;
-    size_t cap, count;
-} Seen;
-
+/* Fingerprints (128 bits) remain only where a collision cannot make an answer wrong: the
+ * principal-variation hints (a move order) and the beam's duplicate check (a heuristic whose
+ * wins are replayed). The transposition table and the furthest-line seen-set are exact. */
 typedef struct {
     uint64_t a, b;
     Move mv;
@@ -112,60 +105,468 @@ static FP fingerprint(const uint8_t *buf, size_t n) {
     return f;
 }
 
-static int tt_alloc(TT *t, size_t cap) {
-    TTEntry *e = (TTEntry *)calloc(cap, sizeof(TTEntry));
-    if (!e) return -1;
-    t->e = e;
-    t->cap = cap;
-    t->count = 0;
-    return 0;
+/* ---- the exact key: the state key bit-packed (benchmarks/tt_keys.py) ----------------- */
+
+/* Field widths of the packing, from the geometry (Core_init): every value of a key this
+ * core builds fits them; a key that does not (bytes off the layout, e.g. given by Python)
+ * is kept as its raw bytes instead, flagged "raw", so the key stays exact either way. */
+typedef struct {
+    int R, P, nogood;
+    int w_turn, w_len, w_code, w_hand, w_ptr;
+    int rowlen[MAXR];
+    int nt, maxdeck;
+} KeyShape;
+
+static int bits_for(int n) { /* bits to write 0..n, at least 1 */
+    int b = 1;
+    while ((n >> b) > 0) b++;
+    return b;
 }
 
-static TTEntry *tt_find(TT *t, FP f) {
-    if (!t->e) return NULL;
-    size_t m = t->cap - 1, i = (size_t)f.a & m;
-    for (;;) {
-        TTEntry *x = &t->e[i];
-        if (x->b == 0) return NULL;
-        if (x->a == f.a && x->b == f.b) return x;
-        i = (i + 1) & m;
+typedef struct {
+    uint8_t *out;
+    size_t o;
+    uint64_t acc;
+    int nacc;
+} BitW;
+
+static inline void bw_put(BitW *w, unsigned x, int width) {
+    if (!width) return;
+    w->acc |= (uint64_t)x << w->nacc;
+    w->nacc += width;
+    while (w->nacc >= 8) {
+        w->out[w->o++] = (uint8_t)(w->acc & 255);
+        w->acc >>= 8;
+        w->nacc -= 8;
     }
 }
 
-static void tt_put_raw(TTEntry *arr, size_t cap, const TTEntry *src) {
-    size_t m = cap - 1, i = (size_t)src->a & m;
-    while (arr[i].b != 0) i = (i + 1) & m;
-    arr[i] = *src;
+/* The packing of a state key (State.key or Nogoods.learned_key bytes: the player to move;
+ * per row [253, row length] when written from its anchor, its cards, 254; per player the
+ * hand, 254, the deck pointer in two bytes) into out (KEYMAX bytes): the player to move;
+ * per row the anchor bit (switch nogood only), the row length if anchored, the number of
+ * cards and the cards; per player the hand's size and cards and the deck pointer. Each list
+ * is preceded by its length, so the packing is injective (tests/test_tt_keys.py checks the
+ * same packing in Python). Returns the packed length in bytes, or -1 when the bytes do not
+ * follow the layout or a value does not fit its width. */
+static int pack_key(const KeyShape *ks, const uint8_t *k, size_t n, uint8_t *out) {
+    BitW w = {out, 0, 0, 0};
+    size_t i = 0;
+    if (n < 1 || k[0] >= ks->P) return -1;
+    bw_put(&w, k[i++], ks->w_turn);
+    for (int r = 0; r < ks->R; r++) {
+        int anchored = 0, rl = 0;
+        if (i < n && k[i] == 253) {
+            if (!ks->nogood || i + 1 >= n) return -1;
+            anchored = 1;
+            rl = k[i + 1];
+            if (rl > ks->rowlen[r]) return -1;
+            i += 2;
+        }
+        size_t j = i;
+        while (j < n && k[j] != 254) j++;
+        if (j >= n || (int)(j - i) > ks->rowlen[r]) return -1;
+        if (ks->nogood) bw_put(&w, (unsigned)anchored, 1);
+        if (anchored) bw_put(&w, (unsigned)rl, ks->w_len);
+        bw_put(&w, (unsigned)(j - i), ks->w_len);
+        for (; i < j; i++) {
+            if (k[i] >= ks->nt) return -1;
+            bw_put(&w, k[i], ks->w_code);
+        }
+        i = j + 1;
+    }
+    for (int p = 0; p < ks->P; p++) {
+        size_t j = i;
+        while (j < n && k[j] != 254) j++;
+        if (j + 3 > n) return -1; /* the 254 and the pointer's two bytes */
+        if ((int)(j - i) >= (1 << ks->w_hand)) return -1;
+        bw_put(&w, (unsigned)(j - i), ks->w_hand);
+        for (; i < j; i++) {
+            if (k[i] > ks->nt) return -1;
+            bw_put(&w, k[i], ks->w_code);
+        }
+        int ptr = k[j + 1] << 8 | k[j + 2];
+        if (ptr > ks->maxdeck) return -1;
+        bw_put(&w, (unsigned)ptr, ks->w_ptr);
+        i = j + 3;
+    }
+    if (i != n) return -1;
+    if (w.nacc) w.out[w.o++] = (uint8_t)w.acc;
+    return (int)w.o;
 }
 
-static int tt_grow(TT *t, size_t newcap) {
-    TTEntry *ne = (TTEntry *)calloc(newcap, sizeof(TTEntry));
-    if (!ne) return -1;
-    for (size_t i = 0; i < t->cap; i++)
-        if (t->e[i].b) tt_put_raw(ne, newcap, &t->e[i]);
+/* ---- the exact transposition table ------------------------------------------------------
+ *
+ * Open addressing with linear probing over 40-byte slots, each with a control byte in a
+ * separate array (0 empty, else 7 bits of the hash: a probe reads a slot only where its
+ * control byte matches). A slot holds the packed key
+ * itself (up to XKEYW bytes inline, zero padded, and its length), or, for a longer key, the
+ * offset of its bytes in the overflow arena; a lookup compares the whole key (flags, length
+ * and bytes); the 16-bit tag of the hash only skips slots early. No key is ever identified by
+ * its hash alone.
+ *
+ * Capacity: grows by doubling from 4,096 slots up to max_slots (from the table's entries:
+ * entries * 4 / 3, so it is at most 3/4 full); a failed allocation caps it where it is.
+ * Replacement, once the table holds `limit` entries (the table size of the memory option)
+ * or cannot grow: a new key takes, among the occupied slots of its probe sequence before the
+ * first empty one (at most XWINDOW), the slot whose entry is of an older generation (a
+ * generation is one call of the DFS: one budget of the deepening), else the one with the
+ * smallest stored bound (the cheapest to prove again); where its home slot is empty, the
+ * entry chosen the same way among the next XWINDOW slots is deleted (backward shift) and
+ * the new key takes its home slot. So it never holds more than `limit` entries (a dropped
+ * bound only costs nodes, never soundness). Until the table holds `limit` entries nothing
+ * is dropped, as in the Python reference's dict. The overflow arena is capped at amax bytes
+ * (compacted when it fills; a key that still does not fit is not stored, counted in
+ * `skipped`). */
+#define XKEYW 32
+#define XWINDOW 8
+#define XM_USED 0x80
+#define XM_OVER 0x40
+#define XM_RAW 0x20
+#define XM_GEN 0x1f
+
+typedef struct {
+    uint8_t key[XKEYW]; /* packed key, or (overflow) the arena offset in the first 8 bytes */
+    int32_t val;
+    uint16_t tag;
+    uint8_t len;  /* inline key length in bytes (overflow: 0; the arena holds it) */
+    uint8_t meta; /* XM_USED, XM_OVER, XM_RAW, generation (5 bits) */
+} XEntry;
+
+typedef struct {
+    const uint8_t *b;
+    size_t n;
+    int raw;
+    uint64_t h;
+} XKey;
+
+typedef struct {
+    XEntry *e;
+    uint8_t *ctrl; /* a control byte a slot: 0 empty, else 0x80 | 7 bits of the key's hash,
+                      so that a probe reads the slots themselves only where these match */
+    size_t cap, count, max_slots, limit;
+    uint8_t gen;
+    uint8_t *arena;
+    size_t alen, acap, agarbage, amax;
+    size_t n_over, n_raw;
+    int64_t writes_new, writes_raised, replaced, skipped;
+    int hcut;       /* tests only (tt_debug_hash_bits): hashes cut to the bits of hmask, so
+                       that keys collide on purpose; 0: the full hash */
+    uint64_t hmask;
+} XT;
+
+static uint64_t hash_bytes(const uint8_t *b, size_t n, int raw) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ ((uint64_t)n << 1) ^ (uint64_t)raw;
+    size_t i = 0;
+    while (i < n) {
+        uint64_t w = 0;
+        size_t k = n - i < 8 ? n - i : 8;
+        memcpy(&w, b + i, k);
+        i += k;
+        h = fmix64(h ^ w) + 0x2545F4914F6CDD1DULL;
+    }
+    return fmix64(h);
+}
+
+/* the table's hash of a key hash (the full one, or, under a test's hmask, a few bits of it
+ * mixed again: equal for many keys, consistently in every probe, grow and deletion) */
+static inline uint64_t xt_h(const XT *t, uint64_t h) { return t->hcut ? fmix64(h & t->hmask) : h; }
+
+static inline uint8_t xt_ctrl_of(uint64_t h) { return (uint8_t)(0x80 | ((h >> 16) & 0x7f)); }
+
+static inline size_t xt_home(uint64_t h, size_t cap) {
+    return (size_t)(((unsigned __int128)h * cap) >> 64);
+}
+
+static inline const uint8_t *xt_bytes(const XT *t, const XEntry *x, size_t *n) {
+    if (x->meta & XM_OVER) {
+        uint64_t off;
+        memcpy(&off, x->key, 8);
+        uint16_t l;
+        memcpy(&l, t->arena + off, 2);
+        *n = l;
+        return t->arena + off + 2;
+    }
+    *n = x->len;
+    return x->key;
+}
+
+static inline int xt_eq(const XT *t, const XEntry *x, const XKey *k) {
+    if (x->tag != (uint16_t)xt_h(t, k->h) || ((x->meta & XM_RAW) != 0) != (k->raw != 0)) return 0;
+    size_t n;
+    const uint8_t *b = xt_bytes(t, x, &n);
+    return n == k->n && memcmp(b, k->b, n) == 0;
+}
+
+static XEntry *xt_find(XT *t, const XKey *k) {
+    if (!t->e) return NULL;
+    uint64_t h = xt_h(t, k->h);
+    uint8_t want = xt_ctrl_of(h);
+    size_t i = xt_home(h, t->cap);
+    for (;;) {
+        uint8_t c = t->ctrl[i];
+        if (!c) return NULL;
+        if (c == want && xt_eq(t, &t->e[i], k)) return &t->e[i];
+        if (++i == t->cap) i = 0;
+    }
+}
+
+static void xt_free_key(XT *t, XEntry *x) { /* forget a slot's key (its overflow bytes) */
+    if (x->meta & XM_OVER) {
+        size_t n;
+        xt_bytes(t, x, &n);
+        t->agarbage += n + 2;
+        t->n_over--;
+    }
+    if (x->meta & XM_RAW) t->n_raw--;
+}
+
+static void xt_clear(XT *t) {
     free(t->e);
+    free(t->ctrl);
+    free(t->arena);
+    t->e = NULL;
+    t->ctrl = NULL;
+    t->arena = NULL;
+    t->cap = t->count = t->alen = t->acap = t->agarbage = 0;
+    t->n_over = t->n_raw = 0;
+}
+
+/* place an entry (a key not in arr) in a slot array of capacity cap */
+static void xt_place(XEntry *arr, uint8_t *ctrl, size_t cap, const XEntry *x, uint64_t h) {
+    size_t i = xt_home(h, cap);
+    while (ctrl[i])
+        if (++i == cap) i = 0;
+    arr[i] = *x;
+    ctrl[i] = xt_ctrl_of(h);
+}
+
+static uint64_t xt_entry_hash(const XT *t, const XEntry *x) {
+    size_t n;
+    const uint8_t *b = xt_bytes(t, x, &n);
+    return xt_h(t, hash_bytes(b, n, (x->meta & XM_RAW) != 0));
+}
+
+/* delete slot v's entry, shifting later entries of its cluster back (linear probing's
+ * deletion without tombstones: every remaining key stays on its probe sequence) */
+static void xt_delete(XT *t, size_t v) {
+    xt_free_key(t, &t->e[v]);
+    size_t hole = v, j = v;
+    for (;;) {
+        if (++j == t->cap) j = 0;
+        if (!t->ctrl[j]) break;
+        size_t h = xt_home(xt_entry_hash(t, &t->e[j]), t->cap);
+        int move = hole <= j ? (h <= hole || h > j) : (h <= hole && h > j);
+        if (move) {
+            t->e[hole] = t->e[j];
+            t->ctrl[hole] = t->ctrl[j];
+            hole = j;
+        }
+    }
+    memset(&t->e[hole], 0, sizeof(XEntry));
+    t->ctrl[hole] = 0;
+    t->count--;
+}
+
+static int xt_rehash(XT *t, size_t newcap) {
+    XEntry *ne = (XEntry *)calloc(newcap, sizeof(XEntry));
+    uint8_t *nc = (uint8_t *)calloc(newcap, 1);
+    if (!ne || !nc) {
+        free(ne);
+        free(nc);
+        return -1;
+    }
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->ctrl[i]) xt_place(ne, nc, newcap, &t->e[i], xt_entry_hash(t, &t->e[i]));
+    free(t->e);
+    free(t->ctrl);
     t->e = ne;
+    t->ctrl = nc;
     t->cap = newcap;
     return 0;
 }
 
-/* insert or update (an update keeps the entry's place in insertion order, as a dict) */
-static int tt_set(TT *t, FP f, int64_t val) {
-    if (!t->e && tt_alloc(t, 1 << 12)) return -1;
-    TTEntry *x = tt_find(t, f);
-    if (x) {
-        x->val = val;
+/* the arena without the bytes of dropped keys */
+static int xt_compact(XT *t) {
+    size_t need = t->alen - t->agarbage;
+    uint8_t *na = (uint8_t *)malloc(need ? need : 1);
+    if (!na) return -1;
+    size_t o = 0;
+    for (size_t i = 0; i < t->cap; i++) {
+        XEntry *x = &t->e[i];
+        if ((x->meta & (XM_USED | XM_OVER)) != (XM_USED | XM_OVER)) continue;
+        uint64_t off;
+        memcpy(&off, x->key, 8);
+        uint16_t l;
+        memcpy(&l, t->arena + off, 2);
+        memcpy(na + o, t->arena + off, (size_t)l + 2);
+        uint64_t no = o;
+        memcpy(x->key, &no, 8);
+        o += (size_t)l + 2;
+    }
+    free(t->arena);
+    t->arena = na;
+    t->alen = o;
+    t->acap = need ? need : 1;
+    t->agarbage = 0;
+    return 0;
+}
+
+/* room in the arena for the overflow bytes of k (compacting or growing it within amax):
+ * 0, or 1 when there is none */
+static int xt_reserve(XT *t, const XKey *k) {
+    if (k->n <= XKEYW) return 0;
+    size_t need = k->n + 2;
+    if (t->alen + need <= t->acap) return 0;
+    if (t->agarbage * 2 >= t->alen && xt_compact(t) == 0 && t->alen + need <= t->acap) return 0;
+    size_t nc = t->acap ? t->acap * 2 : 1 << 16;
+    while (nc < t->alen + need) nc *= 2;
+    if (nc > t->amax) nc = t->amax;
+    if (nc < t->alen + need) {
+        if (t->agarbage && xt_compact(t) == 0 && t->alen + need <= t->acap) return 0;
+        return 1;
+    }
+    uint8_t *na = (uint8_t *)realloc(t->arena, nc);
+    if (!na) return 1;
+    t->arena = na;
+    t->acap = nc;
+    return 0;
+}
+
+/* write key k into slot at (empty, or a victim already freed), room reserved (xt_reserve) */
+static void xt_write(XT *t, size_t at, const XKey *k, int32_t val) {
+    XEntry *x = &t->e[at];
+    t->ctrl[at] = xt_ctrl_of(xt_h(t, k->h));
+    XEntry n;
+    memset(&n, 0, sizeof n);
+    if (k->n <= XKEYW) {
+        memcpy(n.key, k->b, k->n);
+        n.len = (uint8_t)k->n;
+    } else {
+        uint16_t l = (uint16_t)k->n;
+        memcpy(t->arena + t->alen, &l, 2);
+        memcpy(t->arena + t->alen + 2, k->b, k->n);
+        uint64_t off = t->alen;
+        memcpy(n.key, &off, 8);
+        t->alen += k->n + 2;
+        n.meta |= XM_OVER;
+        t->n_over++;
+    }
+    if (k->raw) {
+        n.meta |= XM_RAW;
+        t->n_raw++;
+    }
+    n.meta |= XM_USED | (t->gen & XM_GEN);
+    n.val = val;
+    n.tag = (uint16_t)xt_h(t, k->h);
+    *x = n;
+}
+
+static inline uint32_t xt_score(const XT *t, const XEntry *x) { /* the lowest is replaced */
+    uint32_t older = (x->meta & XM_GEN) != (t->gen & XM_GEN);
+    return (older ? 0u : 0x80000000u) | (uint32_t)(x->val < 0 ? 0 : x->val);
+}
+
+/* store val under k: sets the entry of k where `above` is more than its bound (INT64_MAX:
+ * always), or adds it under the policy above. Returns 0, or -1 when not even the first
+ * slots could be allocated. */
+static int xt_store_as(XT *t, const XKey *k, int32_t val, int64_t above) {
+    if (!t->e) {
+        size_t c = t->max_slots && t->max_slots < 4096 ? t->max_slots : 4096;
+        if (c < 16) c = 16;
+        t->e = (XEntry *)calloc(c, sizeof(XEntry));
+        t->ctrl = (uint8_t *)calloc(c, 1);
+        if (!t->e || !t->ctrl) {
+            xt_clear(t);
+            return -1;
+        }
+        t->cap = c;
+    }
+    uint64_t h = xt_h(t, k->h);
+    uint8_t want = xt_ctrl_of(h);
+    for (;;) {
+        size_t i = xt_home(h, t->cap), victim = SIZE_MAX;
+        uint32_t vscore = UINT32_MAX;
+        int d = 0;
+        /* only a full table replaces: score the probe sequence's entries then */
+        int may_replace = t->count >= t->limit ||
+                          ((t->count + 1) * 4 > t->cap * 3 && t->cap >= t->max_slots);
+        for (;;) {
+            uint8_t c = t->ctrl[i];
+            if (!c) break;
+            XEntry *x = &t->e[i];
+            if (c == want && xt_eq(t, x, k)) {
+                if (above <= (int64_t)x->val) return 0;
+                x->val = val;
+                x->meta = (uint8_t)((x->meta & ~XM_GEN) | (t->gen & XM_GEN));
+                t->writes_raised++;
+                return 0;
+            }
+            if (may_replace && d < XWINDOW) {
+                uint32_t sc = xt_score(t, x);
+                if (sc < vscore) {
+                    vscore = sc;
+                    victim = i;
+                }
+            }
+            d++;
+            if (++i == t->cap) i = 0;
+        }
+        int can_grow = t->cap < t->max_slots;
+        if (t->count < t->limit && (t->count + 1) * 4 > t->cap * 3 && can_grow) {
+            size_t nc = t->cap * 2 > t->max_slots ? t->max_slots : t->cap * 2;
+            if (xt_rehash(t, nc) == 0) continue; /* probe again in the larger array */
+            t->max_slots = t->cap;               /* no memory: the table stays this size */
+            continue;
+        }
+        int full = t->count >= t->limit || (t->count + 1) * 4 > t->cap * 3;
+        size_t at = i;
+        if (full && victim == SIZE_MAX) {
+            /* the key's home slot is empty (its probe sequence has no entry to replace):
+               delete the policy's choice among the next XWINDOW slots, the new key takes
+               its home slot */
+            size_t j = i;
+            for (int q = 0; q < XWINDOW; q++) {
+                if (++j == t->cap) j = 0;
+                if (!t->ctrl[j]) continue;
+                uint32_t sc = xt_score(t, &t->e[j]);
+                if (sc < vscore) {
+                    vscore = sc;
+                    victim = j;
+                }
+            }
+            if (victim == SIZE_MAX || xt_reserve(t, k)) {
+                t->skipped++;
+                return 0;
+            }
+            xt_delete(t, victim); /* slots before the victim do not move: i stays empty */
+            t->replaced++;
+        } else if (xt_reserve(t, k)) {
+            t->skipped++;
+            return 0;
+        } else if (full) {
+            at = victim; /* the policy's victim in the probe sequence: replaced in place */
+            xt_free_key(t, &t->e[at]);
+            t->count--;
+            t->replaced++;
+        }
+        xt_write(t, at, k, val);
+        t->count++;
+        t->writes_new++;
         return 0;
     }
-    if ((t->count + 1) * 2 > t->cap && tt_grow(t, t->cap * 2)) return -1;
-    TTEntry n;
-    n.a = f.a;
-    n.b = f.b;
-    n.seq = t->seq++;
-    n.val = val;
-    tt_put_raw(t->e, t->cap, &n);
-    t->count++;
-    return 0;
+}
+
+static int xt_store(XT *t, const XKey *k, int32_t val) { return xt_store_as(t, k, val, INT64_MAX); }
+
+/* set semantics (the furthest seen-set): 1 added, 0 there already, -1 no memory */
+static int xt_add(XT *t, const XKey *k) {
+    if (xt_find(t, k)) return 0;
+    size_t c0 = t->count;
+    int64_t sk = t->skipped;
+    if (xt_store(t, k, 0) < 0) return -1;
+    if (t->count == c0 && t->skipped != sk) return -1; /* not stored: out of memory */
+    return 1;
 }
 
 static int cmp_u64(const void *x, const void *y) {
@@ -173,88 +574,48 @@ static int cmp_u64(const void *x, const void *y) {
     return a < b ? -1 : a > b;
 }
 
-/* drop the older half (insertion order), as Search._evict; returns the number dropped */
-static int64_t tt_evict(TT *t) {
+/* drop half of the entries (older generations first, then the smaller bounds) and halve
+ * the slot array (Search._evict before the furthest-line search); returns the number
+ * dropped, -1 without memory */
+static int64_t xt_evict_half(XT *t) {
     size_t n = t->count / 2;
     if (n == 0 || !t->e) return 0;
-    uint64_t *seqs = (uint64_t *)malloc(t->count * sizeof(uint64_t));
-    if (!seqs) return -1;
+    uint64_t *sc = (uint64_t *)malloc(t->count * sizeof(uint64_t));
+    if (!sc) return -1;
     size_t k = 0;
     for (size_t i = 0; i < t->cap; i++)
-        if (t->e[i].b) seqs[k++] = t->e[i].seq;
-    qsort(seqs, k, sizeof(uint64_t), cmp_u64);
-    uint64_t thr = seqs[n - 1]; /* drop every entry with seq <= thr: exactly n of them */
-    free(seqs);
-    TTEntry *ne = (TTEntry *)calloc(t->cap, sizeof(TTEntry));
-    if (!ne) return -1;
-    size_t kept = 0;
-    for (size_t i = 0; i < t->cap; i++)
-        if (t->e[i].b && t->e[i].seq > thr) {
-            tt_put_raw(ne, t->cap, &t->e[i]);
-            kept++;
-        }
-    free(t->e);
-    t->e = ne;
-    t->count = kept;
+        if (t->ctrl[i]) sc[k++] = (uint64_t)xt_score(t, &t->e[i]) << 32 | (uint64_t)i;
+    qsort(sc, k, sizeof(uint64_t), cmp_u64);
+    for (size_t j = 0; j < n; j++) {
+        size_t i = (size_t)(sc[j] & 0xffffffffu);
+        xt_free_key(t, &t->e[i]);
+        memset(&t->e[i], 0, sizeof(XEntry));
+        t->ctrl[i] = 0;
+    }
+    free(sc);
+    t->count -= n;
+    size_t nc = t->cap / 2 < 4096 ? t->cap : t->cap / 2;
+    if (t->count * 4 > nc * 3) nc = t->cap;
+    if (xt_rehash(t, nc)) return -1;
+    if (t->agarbage && xt_compact(t)) return -1;
     return (int64_t)n;
 }
 
-static void tt_clear(TT *t) {
-    free(t->e);
-    t->e = NULL;
-    t->cap = t->count = 0;
-}
-
-/* seen-set of the furthest-line search: 1 added, 0 already there, -1 no memory */
-static int seen_add(Seen *s, FP f) {
-    if (!s->e) {
-        s->e = (SeenEntry *)calloc(1 << 12, sizeof(SeenEntry));
-        if (!s->e) return -1;
-        s->cap = 1 << 12;
-        s->count = 0;
+/* the key of a state's bytes: packed (shape) into buf, else raw */
+static XKey make_xkey(const KeyShape *ks, const uint8_t *raw, size_t n, uint8_t *buf) {
+    XKey k;
+    int m = pack_key(ks, raw, n, buf);
+    if (m >= 0) {
+        k.b = buf;
+        k.n = (size_t)m;
+        k.raw = 0;
+    } else {
+        k.b = raw;
+        k.n = n;
+        k.raw = 1;
     }
-    size_t m = s->cap - 1, i = (size_t)f.a & m;
-    while (s->e[i].b) {
-        if (s->e[i].a == f.a && s->e[i].b == f.b) return 0;
-        i = (i + 1) & m;
-    }
-    if ((s->count + 1) * 2 > s->cap) {
-        size_t nc = s->cap * 2;
-        SeenEntry *ne = (SeenEntry *)calloc(nc, sizeof(SeenEntry));
-        if (!ne) return -1;
-        for (size_t j = 0; j < s->cap; j++)
-            if (s->e[j].b) {
-                size_t q = (size_t)s->e[j].a & (nc - 1);
-                while (ne[q].b) q = (q + 1) & (nc - 1);
-                ne[q] = s->e[j];
-            }
-        free(s->e);
-        s->e = ne;
-        s->cap = nc;
-        m = nc - 1;
-        i = (size_t)f.a & m;
-        while (s->e[i].b) i = (i + 1) & m;
-    }
-    s->e[i].a = f.a;
-    s->e[i].b = f.b;
-    s->count++;
-    return 1;
-}
-
-static int seen_has(Seen *s, FP f) {
-    if (!s->e) return 0;
-    size_t m = s->cap - 1, i = (size_t)f.a & m;
-    while (s->e[i].b) {
-        if (s->e[i].a == f.a && s->e[i].b == f.b) return 1;
-        i = (i + 1) & m;
-    }
-    return 0;
-}
-
-static void seen_clear(Seen *s) {
-    free(s->e);
-    s->e = NULL;
-    s->cap = s->count = 0;
+    k.h = hash_bytes(k.b, k.n, k.raw);
+    return k;
 }
 
 /* ---- the core object ---------------------------------------------------------------- */
@@ -319,10 +680,15 @@ typedef struct {
     int win_len, have_win;
     Move *stack;
     size_t stack_len, stack_cap;
-    TT tt;
+    XT tt;      /* the exact transposition table: packed key -> lower bound (cost to go) */
+    KeyShape ks; /* the packing's field widths (Core_init) */
+    int64_t expansions; /* DFS nodes whose moves were generated (past the table and bounds) */
+    int track_expanded; /* benchmarks: keep the distinct expanded keys (track_expansions) */
+    XT expanded;
+    int64_t distinct_expanded;
     PVEntry *pv;
     size_t pv_cap, pv_count;
-    Seen seen;
+    XT seen; /* the furthest-line search's exact seen-set of state keys */
     int64_t seen_cap;
     PyObject *check_cb;
     int spent0; /* State.spent0: cards out before the search's start */
@@ -583,11 +949,6 @@ static size_t build_learned_key(Core *s, int flags, uint8_t *buf) {
     return key_hands(s, flags, buf, n);
 }
 
-static FP learned_fp(Core *s, int flags) {
-    uint8_t buf[KEYMAX];
-    size_t n = build_learned_key(s, flags, buf);
-    return fingerprint(buf, n);
-}
 
 static FP state_fp(Core *s, int flags) {
     uint8_t buf[KEYMAX];
@@ -1343,12 +1704,15 @@ static int dfs(Core *s, int64_t budget) {
         return 1;
     }
     int flags = dead_flags(s);
-    FP key;
+    uint8_t kraw[KEYMAX], kpack[KEYMAX];
+    size_t kraw_n = 0;
+    XKey key;
     int have_key = 0;
     if (s->sw_transposition) {
-        key = learned_fp(s, flags);
+        kraw_n = build_learned_key(s, flags, kraw);
+        key = make_xkey(&s->ks, kraw, kraw_n, kpack);
         have_key = 1;
-        TTEntry *x = tt_find(&s->tt, key);
+        XEntry *x = xt_find(&s->tt, &key);
         if (x && (x->val > budget || x->val >= INF)) { /* INF: no win at all (objective none) */
             s->tt_hits++;
             return 0;
@@ -1362,8 +1726,14 @@ static int dfs(Core *s, int64_t budget) {
     size_t base = s->stack_len;
     int n = gen_children(s, flags);
     if (n < 0) return R_NOMEM;
+    s->expansions++;
+    if (s->track_expanded && have_key) {
+        int a = xt_add(&s->expanded, &key);
+        if (a < 0) return R_NOMEM;
+        s->distinct_expanded += a;
+    }
     if (s->pv_count) {
-        FP pkey = (have_key && !s->sw_nogood) ? key : state_fp(s, flags);
+        FP pkey = (have_key && !s->sw_nogood) ? fingerprint(kraw, kraw_n) : state_fp(s, flags);
         const Move *pm = pv_get(s, pkey);
         if (pm) {
             for (int i = 0; i < n; i++)
@@ -1404,16 +1774,15 @@ static int dfs(Core *s, int64_t budget) {
     }
     s->stack_len = base;
     if (have_key) {
-        if ((int64_t)s->tt.count >= s->table_size) {
-            int64_t ev = tt_evict(&s->tt);
-            if (ev < 0) return R_NOMEM;
-            s->tt_evictions += ev;
-        }
-        TTEntry *x = tt_find(&s->tt, key);
-        int64_t old = x ? x->val : 0;
-        if (budget + 1 > old) {
-            if (tt_set(&s->tt, key, s->objective == OBJ_NONE ? INF : budget + 1)) return R_NOMEM;
-        }
+        /* the bound learned: no win within budget from here (clamped to 32 bits: a smaller
+           stored bound is a weaker one, still true) */
+        int64_t v = s->objective == OBJ_NONE ? INF : budget + 1;
+        int32_t v32 = v > INT32_MAX ? INT32_MAX : (int32_t)v;
+        /* one probe: raise the key's entry (only where budget + 1 is above it, as the
+           reference), else add it */
+        int64_t rep0 = s->tt.replaced;
+        if (budget + 1 > 0 && xt_store_as(&s->tt, &key, v32, budget + 1)) return R_NOMEM;
+        s->tt_evictions += s->tt.replaced - rep0;
     }
     return 0;
 }
@@ -1426,13 +1795,15 @@ static int furthest_rec(Core *s) {
     int reach = s->filled + (left < s->n_remaining ? left : s->n_remaining);
     if (reach <= s->best_progress) return 0;
     int flags = dead_flags(s);
-    FP key = state_fp(s, flags);
-    if (seen_has(&s->seen, key)) return 0;
+    uint8_t kraw[KEYMAX], kpack[KEYMAX];
+    size_t kraw_n = build_key(s, flags, kraw);
+    XKey key = make_xkey(&s->ks, kraw, kraw_n, kpack);
+    if (xt_find(&s->seen, &key)) return 0;
     if ((int64_t)s->seen.count >= s->seen_cap) {
         PyErr_SetNone(StopError);
         return R_STOP;
     }
-    if (seen_add(&s->seen, key) < 0) return R_NOMEM;
+    if (xt_add(&s->seen, &key) < 0) return R_NOMEM;
     size_t base = s->stack_len;
     int n = gen_children(s, flags);
     if (n < 0) return R_NOMEM;
@@ -1946,8 +2317,9 @@ static void core_free_tables(Core *s) {
 
 static void Core_dealloc(Core *s) {
     core_free_tables(s);
-    tt_clear(&s->tt);
-    seen_clear(&s->seen);
+    xt_clear(&s->tt);
+    xt_clear(&s->seen);
+    xt_clear(&s->expanded);
     free(s->pv);
     free(s->path);
     free(s->best_line);
@@ -2047,6 +2419,27 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
         for (int i = 0; i < n; i++) s->first_pos[q][i] = (int16_t)tmp[i];
     }
     Py_DECREF(fseq);
+    {
+        /* the packing's field widths, from the geometry (pack_key) */
+        KeyShape *ks = &s->ks;
+        int maxlen = 0, maxdeck = 0;
+        for (int r = 0; r < R; r++) {
+            ks->rowlen[r] = s->rowlen[r];
+            if (s->rowlen[r] > maxlen) maxlen = s->rowlen[r];
+        }
+        for (int q = 0; q < P; q++)
+            if (s->decklen[q] > maxdeck) maxdeck = s->decklen[q];
+        ks->R = R;
+        ks->P = (int)P;
+        ks->nogood = ng;
+        ks->nt = nt;
+        ks->maxdeck = maxdeck;
+        ks->w_turn = P > 1 ? bits_for((int)P - 1) : 0;
+        ks->w_len = bits_for(maxlen);
+        ks->w_code = bits_for(nt);
+        ks->w_hand = bits_for(hand_size);
+        ks->w_ptr = bits_for(maxdeck);
+    }
     s->look_through = lt;
     s->bridge_max = bm;
     s->campfire_paid = cp;
@@ -2069,6 +2462,19 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     s->sw_budget = bud;
     s->sw_bridge_costs = bc;
     s->table_size = table_size;
+    {
+        /* the table: at most table_size entries in at most table_size * 4/3 slots (3/4
+           full), an overflow arena of at most 8 bytes an entry (64 KB at least) */
+        size_t lim = table_size < 1 ? 1 : (size_t)table_size;
+        if (lim > ((size_t)3 << 30)) lim = (size_t)3 << 30; /* slot indexes fit 32 bits */
+        s->tt.limit = lim;
+        s->tt.max_slots = lim + lim / 3 + 1;
+        s->tt.amax = lim * 8 < (1 << 16) ? (1 << 16) : lim * 8;
+        s->seen.limit = s->seen.max_slots = SIZE_MAX;
+        s->seen.amax = SIZE_MAX;
+        s->expanded.limit = s->expanded.max_slots = SIZE_MAX;
+        s->expanded.amax = SIZE_MAX;
+    }
     s->best_progress = -1;
     s->seen_cap = 0;
     s->beam_win_len = -1;
@@ -2326,6 +2732,7 @@ static PyObject *Core_dfs(Core *s, PyObject *args) {
     if (!PyArg_ParseTuple(args, "LOLLi", &budget, &cb, &nodes, &next_check, &best_progress))
         return NULL;
     begin_call(s, cb, nodes, next_check, best_progress);
+    s->tt.gen++; /* a new generation: one call of the DFS (one budget) */
     int r = dfs(s, budget);
     Py_CLEAR(s->check_cb);
     if (r == R_NOMEM) return PyErr_NoMemory();
@@ -2344,7 +2751,8 @@ static PyObject *Core_furthest(Core *s, PyObject *args) {
     if (!PyArg_ParseTuple(args, "LOLLi", &cap, &cb, &nodes, &next_check, &best_progress))
         return NULL;
     begin_call(s, cb, nodes, next_check, best_progress);
-    seen_clear(&s->seen);
+    xt_clear(&s->seen);
+    s->seen.limit = s->seen.max_slots = SIZE_MAX;
     s->seen_cap = cap;
     int r = furthest_rec(s);
     Py_CLEAR(s->check_cb);
@@ -2440,13 +2848,93 @@ static PyObject *Core_best_line(Core *s, PyObject *Py_UNUSED(ignored)) {
     return line_to_list(s->best_line, s->best_len);
 }
 
+/* the exact key of Python key bytes (longer than KEYMAX: a ValueError) */
+static int py_xkey(Core *s, const char *buf, Py_ssize_t n, uint8_t *pk, XKey *k) {
+    if (n < 0 || n > KEYMAX) {
+        PyErr_SetString(PyExc_ValueError, "key longer than KEYMAX bytes");
+        return -1;
+    }
+    *k = make_xkey(&s->ks, (const uint8_t *)buf, (size_t)n, pk);
+    return 0;
+}
+
+/* tt_get(key bytes) -> the stored bound or None */
 static PyObject *Core_tt_get(Core *s, PyObject *args) {
     const char *buf;
     Py_ssize_t n;
+    uint8_t pk[KEYMAX];
+    XKey k;
     if (!PyArg_ParseTuple(args, "y#", &buf, &n)) return NULL;
-    TTEntry *x = tt_find(&s->tt, fingerprint((const uint8_t *)buf, (size_t)n));
+    if (py_xkey(s, buf, n, pk, &k)) return NULL;
+    XEntry *x = xt_find(&s->tt, &k);
     if (!x) Py_RETURN_NONE;
     return PyLong_FromLongLong(x->val);
+}
+
+/* tt_put(key bytes, bound): store a bound as the DFS does (a debug entry point: the tests
+ * put keys under a few forced hashes, tt_debug_hash_bits, and read each back) */
+static PyObject *Core_tt_put(Core *s, PyObject *args) {
+    const char *buf;
+    Py_ssize_t n;
+    long long val;
+    uint8_t pk[KEYMAX];
+    XKey k;
+    if (!PyArg_ParseTuple(args, "y#L", &buf, &n, &val)) return NULL;
+    if (py_xkey(s, buf, n, pk, &k)) return NULL;
+    if (val < 0 || val > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "bound out of range");
+        return NULL;
+    }
+    if (xt_store(&s->tt, &k, (int32_t)val)) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+/* tt_debug_hash_bits(bits): the table hashes keys to `bits` bits only (0: every key the
+ * same hash; 64: the full hash again), so that tests collide different keys on purpose.
+ * Only on an empty table (a ValueError otherwise). */
+static PyObject *Core_tt_debug_hash_bits(Core *s, PyObject *args) {
+    int bits;
+    if (!PyArg_ParseTuple(args, "i", &bits)) return NULL;
+    if (s->tt.count) {
+        PyErr_SetString(PyExc_ValueError, "the table is not empty");
+        return NULL;
+    }
+    s->tt.hcut = bits < 64;
+    s->tt.hmask = bits <= 0 ? 0 : bits >= 64 ? ~0ULL : ((uint64_t)1 << bits) - 1;
+    Py_RETURN_NONE;
+}
+
+/* tt_stats() -> {entries, slots, slot_bytes, bytes, inline, overflow, raw, arena_used,
+ *                arena_bytes, limit, max_slots, writes_new, writes_raised, replaced,
+ *                skipped, expansions, packed: 1 if the state keys pack} */
+static PyObject *Core_tt_stats(Core *s, PyObject *Py_UNUSED(ignored)) {
+    XT *t = &s->tt;
+    return Py_BuildValue(
+        "{s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:L,s:L,s:L,s:L,s:L}",
+        "entries", (Py_ssize_t)t->count, "slots", (Py_ssize_t)t->cap,
+        "slot_bytes", (Py_ssize_t)(sizeof(XEntry) + 1),
+        "bytes", (Py_ssize_t)(t->cap * (sizeof(XEntry) + 1) + t->acap),
+        "inline", (Py_ssize_t)(t->count - t->n_over), "overflow", (Py_ssize_t)t->n_over,
+        "raw", (Py_ssize_t)t->n_raw, "arena_used", (Py_ssize_t)(t->alen - t->agarbage),
+        "arena_bytes", (Py_ssize_t)t->acap, "limit", (Py_ssize_t)t->limit,
+        "max_slots", (Py_ssize_t)t->max_slots,
+        "writes_new", (long long)t->writes_new, "writes_raised", (long long)t->writes_raised,
+        "replaced", (long long)t->replaced, "skipped", (long long)t->skipped,
+        "expansions", (long long)s->expansions);
+}
+
+/* track_expansions(on): count the distinct keys the DFS expands (an unbounded exact set
+ * beside the table, for benchmarks/ctable.py's re-expansion ratio); expanded() ->
+ * (expansions, distinct) */
+static PyObject *Core_track_expansions(Core *s, PyObject *args) {
+    int on;
+    if (!PyArg_ParseTuple(args, "p", &on)) return NULL;
+    s->track_expanded = on;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_expanded(Core *s, PyObject *Py_UNUSED(ignored)) {
+    return Py_BuildValue("(LL)", (long long)s->expansions, (long long)s->distinct_expanded);
 }
 
 static PyObject *Core_tt_len(Core *s, PyObject *Py_UNUSED(ignored)) {
@@ -2454,13 +2942,13 @@ static PyObject *Core_tt_len(Core *s, PyObject *Py_UNUSED(ignored)) {
 }
 
 static PyObject *Core_evict(Core *s, PyObject *Py_UNUSED(ignored)) {
-    int64_t n = tt_evict(&s->tt);
+    int64_t n = xt_evict_half(&s->tt);
     if (n < 0) return PyErr_NoMemory();
     return PyLong_FromLongLong(n);
 }
 
 static PyObject *Core_clear_seen(Core *s, PyObject *Py_UNUSED(ignored)) {
-    seen_clear(&s->seen);
+    xt_clear(&s->seen);
     Py_RETURN_NONE;
 }
 
@@ -2529,9 +3017,14 @@ static PyMethodDef Core_methods[] = {
     {"reset_counters", (PyCFunction)Core_reset_counters, METH_NOARGS, "zero hits, evictions, cuts"},
     {"win_line", (PyCFunction)Core_win_line, METH_NOARGS, "the last win's line or None"},
     {"best_line", (PyCFunction)Core_best_line, METH_NOARGS, "the furthest line of the last call or None"},
-    {"tt_get", (PyCFunction)Core_tt_get, METH_VARARGS, "table entry of a key or None"},
+    {"tt_get", (PyCFunction)Core_tt_get, METH_VARARGS, "tt_get(key): the table's bound of a key or None"},
+    {"tt_put", (PyCFunction)Core_tt_put, METH_VARARGS, "tt_put(key, bound): store a bound (debug)"},
+    {"tt_debug_hash_bits", (PyCFunction)Core_tt_debug_hash_bits, METH_VARARGS, "hash keys to a few bits (tests: collisions)"},
+    {"tt_stats", (PyCFunction)Core_tt_stats, METH_NOARGS, "the table's size and counters"},
+    {"track_expansions", (PyCFunction)Core_track_expansions, METH_VARARGS, "count distinct expanded keys (benchmarks)"},
+    {"expanded", (PyCFunction)Core_expanded, METH_NOARGS, "(expansions, distinct expanded keys)"},
     {"tt_len", (PyCFunction)Core_tt_len, METH_NOARGS, "table entries"},
-    {"evict", (PyCFunction)Core_evict, METH_NOARGS, "drop the older half of the table"},
+    {"evict", (PyCFunction)Core_evict, METH_NOARGS, "drop half of the table (older generations, smaller bounds first)"},
     {"clear_seen", (PyCFunction)Core_clear_seen, METH_NOARGS, "free the furthest seen-set"},
     {"set_pv", (PyCFunction)Core_set_pv, METH_VARARGS, "principal variation: [(key, move)]"},
     {"beam", (PyCFunction)Core_beam, METH_VARARGS, "Beam.beam"},

@@ -131,18 +131,37 @@ DECIDE_SLICE = 2_000_000
 LOSS_MODEL_SHARE = 0.4
 
 
-def table_entries_for(memory_limit_mb: int) -> int:
-    """Transposition-table entries that fit ``memory_limit_mb``: measured about 140 bytes an
-    entry (a 60–70 byte key and the dict slot); 200 leaves room for the dict's growth and the
-    rest of the process."""
-    return max(1024, memory_limit_mb * 1024 * 1024 // 200)
+#: Bytes an entry of the Python search's table (a ``dict``): measured about 140 (a 60–70
+#: byte key and the dict slot); 200 leaves room for the dict's growth.
+DICT_ENTRY_BYTES = 200
+#: Bytes an entry of the compiled core's exact table (solver/_core.c): a 40-byte slot and
+#: its control byte at most 3/4 full (54.7 bytes), 1.5 times that while its last doubling
+#: holds the old and the new slot arrays (82), and at most 8 for the overflow arena of keys
+#: longer than 32 bytes.
+CORE_ENTRY_BYTES = 90
+
+
+def table_entries_for(memory_limit_mb: int, core: bool = False) -> int:
+    """Transposition-table entries that fit ``memory_limit_mb`` (MB): the Python search's
+    ``dict`` (:data:`DICT_ENTRY_BYTES` an entry) or, with ``core``, the compiled core's exact
+    table (:data:`CORE_ENTRY_BYTES`, its peak, the growth included). At least 1,024."""
+    per = CORE_ENTRY_BYTES if core else DICT_ENTRY_BYTES
+    return max(1024, memory_limit_mb * 1024 * 1024 // per)
+
+
+def core_will_run(switches: Switches) -> bool:
+    """Whether a search with ``switches`` runs in the compiled core (see
+    :meth:`Search.core`): the switch is on, the core is built and not refused by
+    ``ASCENT_PURE_PYTHON=1``, and the Python-only dominance store is off."""
+    return bool(switches.core and _core is not None
+                and os.environ.get("ASCENT_PURE_PYTHON") != "1" and not switches.nogood_dominance)
 
 
 class CoreTable:
     """Read-only view of the compiled core's transposition table with the parts of the
     ``dict`` interface the search uses (``get``, ``len``, ``in``). Keys are the state keys
-    of :meth:`~solver.state.State.key` (bytes); the core stores their 128-bit
-    fingerprints."""
+    of :meth:`~solver.state.State.key` (bytes); the core stores them bit-packed and
+    compares them whole (an exact table: no fingerprints)."""
 
     def __init__(self, core) -> None:
         self._core = core
@@ -170,7 +189,7 @@ class Search(PVOrder, Beam, NodeLimits):
         super().__init__(start, objective)
         self.sw = switches
         if not switches.table_size:
-            switches.table_size = table_entries_for(2048)
+            switches.table_size = table_entries_for(2048, core_will_run(switches))
         self.progress = progress
         #: for progress reports: the objective's value of the best win found so far, and
         #: the lower bound proven so far at the start (``None`` until known)
@@ -448,7 +467,9 @@ class Search(PVOrder, Beam, NodeLimits):
         return self.next_check
 
     def _evict(self) -> None:
-        """Replacement policy: drop the older half of the table (insertion order)."""
+        """Make room: drop half of the table. The Python reference drops the older half in
+        insertion order; the core drops the entries of older generations, then those with
+        the smaller bounds (``solver/_core.c``, ``xt_evict_half``)."""
         if self.__dict__.get("_core") is not None:
             self.tt_evictions += self._core.evict()
             return
@@ -878,7 +899,7 @@ def solve(
             raise ValueError(f"unknown search switch {k!r}")
         setattr(sw, k, v)
     if not sw.table_size:
-        sw.table_size = table_entries_for(memory_limit_mb)
+        sw.table_size = table_entries_for(memory_limit_mb, core_will_run(sw))
     if furthest not in FURTHEST_MODES:
         raise ValueError(f"unknown furthest mode {furthest!r}; valid: {', '.join(FURTHEST_MODES)}")
     t0 = time.monotonic()

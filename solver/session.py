@@ -26,7 +26,7 @@ from typing import Callable
 from model.deal import Deal
 from model.game import Game
 from solver.beam import DEFAULT_BEAM_SCHEDULE
-from solver.exhaustive import FURTHEST_MODES, Search, table_entries_for
+from solver.exhaustive import FURTHEST_MODES, Search, core_will_run, table_entries_for
 from solver.result import OBJECTIVES, SolveResult
 from solver.state import Switches
 
@@ -70,7 +70,8 @@ class Session:
         self.solves = 0
 
     def _new_search(self, start: Deal | Game) -> Search:
-        sw = Switches(table_size=table_entries_for(self.memory_limit_mb), **self.switches)
+        sw = Switches(**self.switches)
+        sw.table_size = table_entries_for(self.memory_limit_mb, core_will_run(sw))
         return Search(start, self.objective, sw, None, None, self.progress)
 
     def solve(self, position: Deal | Game, time_limit: float | None = None,
