@@ -9,23 +9,28 @@ The game is cooperative with every card known (one planner plays every seat), so
 is won iff one of its moves leads to a won position, lost iff every move does:
 
 * **split**: breadth-first from the root, expand the shallowest open cube into its legal
-  moves until there are ``cubes`` open cubes or ``max_plies`` plies. Equal positions
-  (:meth:`model.game.Game.key`) are one cube (the cheaper path kept: the waste still to spend
-  depends only on the position). A child already won or lost is closed at once.
-* **conquer**: each open cube is solved from its position; ``node_limit`` is shared out
-  (the sum over cubes never exceeds it) and ``time_limit`` is one deadline for the whole answer.
-  With objective ``waste`` a cube whose path cost alone already reaches the incumbent's
-  waste is closed without a search (waste never goes down along a line).
+  moves until there are ``cubes`` open cubes, ``max_plies`` plies, or the deadline. Equal
+  positions (:meth:`model.game.Game.key`) are one cube (the cheaper path kept: the waste
+  still to spend depends only on the position). A child already won or lost is closed at
+  once.
+* **conquer**: each open cube is solved from its position, cheapest path first, a task
+  drawn only when a worker is free; ``node_limit`` is shared out (the sum over cubes never
+  exceeds it) and ``time_limit`` is one deadline for the whole answer (no cube starts after
+  it). With objective ``waste`` a cube whose path cost alone already reaches the
+  incumbent's waste is closed without a search (waste never goes down along a line), and a
+  cube started once a win is known looks only for a cheaper win (:func:`solve_below`).
 * **merge** (:func:`merge`): a loss needs every cube proven lost; a win needs one cube's win,
   replayed by :mod:`model` from the ROOT (path + continuation) before it is returned. The
   waste optimum is proven when the best win's waste is ≤ every other cube's proven lower
   bound (path cost + the cube's bound). A cube that ran out makes the answer ``unknown``
-  (or a win not proven optimal) with the proven bound the minimum over cubes.
+  (or a win not proven optimal) with the proven bound the minimum over cubes, and never
+  below the root's static bound.
 """
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,10 +38,14 @@ from model.deal import Deal
 from model.game import Game
 from model.moves import Move
 from model.records import replay
+from solver.budget import Budget
 from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolveResult, checked_plan
 
-#: a mapper runs ``fn`` on every task and yields ``(index, result)`` as each finishes
-Mapper = Callable[[Callable[[dict], dict], Sequence[dict]], Iterator[tuple[int, dict]]]
+#: a mapper runs ``fn`` on every task of an iterable, drawing a task only when a worker is
+#: free for it (so that a task drawn later sees a better incumbent, and none is drawn after
+#: the deadline), and yields ``(k, result)`` as each finishes, ``k`` the task's place in the
+#: order drawn
+Mapper = Callable[[Callable[[dict], dict], Iterable[dict]], Iterator[tuple[int, dict]]]
 
 
 @dataclass
@@ -71,10 +80,18 @@ def root_game(start: Deal | Game) -> Game:
     return replay(start, []).game.copy() if isinstance(start, Deal) else start.copy()
 
 
-def split(start: Deal | Game, cubes: int, max_plies: int = 8) -> list[Cube]:
-    """Expand ``start`` breadth-first into at least ``cubes`` open cubes (fewer when the tree
-    is smaller than that within ``max_plies`` plies). Returns every cube, open and closed, in
-    a deterministic order (breadth-first, moves in :meth:`Game.legal_moves` order).
+def split(start: Deal | Game, cubes: int, max_plies: int = 8,
+          deadline: float | None = None) -> list[Cube]:
+    """Expand ``start`` breadth-first, one open cube at a time (the shallowest first, moves in
+    :meth:`Game.legal_moves` order), until there are at least ``cubes`` open cubes, none is
+    shallower than ``max_plies`` plies, or the wall clock (:func:`time.time`) passes
+    ``deadline``. So there are fewer than ``cubes`` + (the widest position's moves) open
+    cubes. Returns every leaf cube, open and closed, in a deterministic order (the closed
+    ones, then the open ones breadth-first).
+
+    Equal positions (:meth:`Game.key`) are one cube, the cheaper path kept (the waste still
+    to spend depends only on the position); a cheaper path to a position already expanded
+    becomes a cube of its own (its subtree is searched again, at the lower cost).
 
     ``cubes`` ≥ 1 (1 gives the root alone). Raises ``ValueError`` for ``cubes`` < 1 or
     ``max_plies`` < 0."""
@@ -82,31 +99,33 @@ def split(start: Deal | Game, cubes: int, max_plies: int = 8) -> list[Cube]:
         raise ValueError(f"cubes must be ≥ 1 and max_plies ≥ 0, not {cubes}, {max_plies}")
     root = root_game(start)
     base = len(root.out)
-    frontier: list[Cube] = [Cube([], root, 0, _closed(root))]
-    closed: list[Cube] = []
-    depth = 0
-    while depth < max_plies and sum(c.status == "open" for c in frontier) < cubes:
-        opened = [c for c in frontier if c.status == "open"]
-        if not opened:
+    first = Cube([], root, 0, _closed(root))
+    queue: deque[Cube] = deque([first] if first.status == "open" else [])
+    closed: list[Cube] = [] if first.status == "open" else [first]
+    leaf: dict[tuple, Cube] = {root.key(): first}  # position → its leaf cube
+    expanded: dict[tuple, int] = {}  # position → path cost it was expanded at
+    while queue and len(queue) < cubes:
+        if len(queue[0].moves) >= max_plies or (deadline is not None and time.time() >= deadline):
             break
-        closed += [c for c in frontier if c.status != "open"]
-        seen: dict[tuple, int] = {}
-        nxt: list[Cube] = []
-        for c in opened:
-            for m in c.game.legal_moves():
-                g = c.game.copy()
-                g.push(m)
-                child = Cube(c.moves + [m], g.copy(), len(g.out) - base, _closed(g))
-                k = g.key()
-                if k in seen:  # one cube per position, the cheaper path kept
-                    if child.cost < nxt[seen[k]].cost:
-                        nxt[seen[k]] = child
-                    continue
-                seen[k] = len(nxt)
-                nxt.append(child)
-        frontier = nxt
-        depth += 1
-    return closed + frontier
+        c = queue.popleft()
+        k0 = c.game.key()
+        del leaf[k0]
+        expanded[k0] = c.cost
+        for m in c.game.legal_moves():
+            g = c.game.copy()
+            g.push(m)
+            child = Cube(c.moves + [m], g.copy(), len(g.out) - base, _closed(g))
+            k = g.key()
+            old = leaf.get(k)
+            if old is not None:  # one leaf per position, the cheaper path kept
+                if child.cost < old.cost:
+                    old.moves, old.game, old.cost = child.moves, child.game, child.cost
+                continue
+            if k in expanded and expanded[k] <= child.cost:
+                continue  # searched below already, at no greater cost
+            leaf[k] = child
+            (queue if child.status == "open" else closed).append(child)
+    return closed + list(queue)
 
 
 def _closed(g: Game) -> str:
@@ -119,23 +138,84 @@ def _closed(g: Game) -> str:
 
 def solve_cube(task: dict) -> dict:
     """The per-cube task (runs on a worker): ``task`` = ``{"game": Game, "objective": str,
-    "deadline": epoch seconds (time.time()) | None, "node_limit": n | None, "memory_limit_mb": MB}``. Returns
-    ``{"answer": CubeAnswer, "cpu": CPU seconds}``."""
+    "deadline": epoch seconds (time.time()) | None, "node_limit": n | None,
+    "memory_limit_mb": MB, "cap": waste | None}``. Returns ``{"answer": CubeAnswer,
+    "cpu": CPU seconds, "interrupted": bool}``.
+
+    Without ``cap`` the cube is solved by :func:`solver.exhaustive.solve`. With ``cap``
+    (objective ``waste``: the incumbent's waste less the cube's path cost) only a win
+    cheaper than ``cap`` is looked for (:func:`solve_below`). A deadline already passed
+    gives ``unknown`` without a search."""
+    c0 = time.process_time()
+    left = None if task["deadline"] is None else task["deadline"] - time.time()
+    if left is not None and left <= 0:
+        return {"answer": CubeAnswer(UNKNOWN), "cpu": 0.0, "interrupted": False}
+    if task.get("cap") is not None:
+        try:
+            ans = solve_below(task["game"], task["cap"], left, task["node_limit"],
+                              task["memory_limit_mb"])
+        except KeyboardInterrupt:
+            return {"answer": CubeAnswer(UNKNOWN), "cpu": time.process_time() - c0,
+                    "interrupted": True}
+        return {"answer": ans, "cpu": time.process_time() - c0, "interrupted": False}
     from solver.exhaustive import solve
 
-    c0 = time.process_time()
-    left = None if task["deadline"] is None else max(0.01, task["deadline"] - time.time())
     r = solve(task["game"], task["objective"], time_limit=left,
               node_limit=task["node_limit"], memory_limit_mb=task["memory_limit_mb"],
               furthest="off", lns=False)
     ans = CubeAnswer(r.verdict, r.value, r.optimal, r.bound, list(r.continuation),
                      int(r.stats.get("nodes", 0)))
-    return {"answer": ans, "cpu": time.process_time() - c0}
+    return {"answer": ans, "cpu": time.process_time() - c0,
+            "interrupted": bool(r.stats.get("interrupted"))}
 
 
-def sequential_mapper(fn: Callable[[dict], dict], tasks: Sequence[dict]
+def solve_below(game: Game, cap: int, time_limit: float | None, node_limit: int | None,
+                memory_limit_mb: int = 1024) -> CubeAnswer:
+    """The cheapest win from ``game`` (a fully known position) if one costs less than ``cap``
+    cards of waste (counted from ``game``), else a proof that none does: the bottom-up and
+    top-down searches of :func:`solver.frontier.improve` with ``cap`` as a virtual
+    incumbent (no beams: the incumbent is another cube's win).
+
+    Returns a :class:`CubeAnswer`: ``win`` (``optimal`` when the search finished; else
+    ``bound`` is what the table proves); ``unknown`` with ``bound`` ≥ ``cap`` when no win
+    costs less than ``cap`` (whether or not one exists at all: a loss is never claimed);
+    ``unknown`` with a smaller ``bound`` when a limit ran out first. ``time_limit`` in
+    seconds and ``node_limit`` in nodes cover the whole call. Raises ``KeyboardInterrupt``
+    on Ctrl-C."""
+    from solver.exhaustive import Search, core_will_run, table_entries_for
+    from solver.frontier import improve
+    from solver.state import Stop, Switches
+
+    sw = Switches()
+    sw.table_size = table_entries_for(memory_limit_mb, core_will_run(sw))
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    s = Search(game, "waste", sw, deadline, node_limit)
+    start = s.snapshot()
+    best: list[tuple] = []
+    value = cap
+    finished = False
+    try:
+        best, value = improve(s, [], cap)
+        finished = True
+    except Stop:
+        s.path.clear()
+        s.restore(start)
+        line = list(s.win_line)
+        if line and s.line_cost(line) < cap:
+            best, value = line, s.line_cost(line)
+    bound = s.root_bound()
+    if not best:
+        return CubeAnswer(UNKNOWN, bound=max(bound, cap) if finished else bound,
+                          nodes=s.nodes)
+    moves = s.to_moves(best)
+    return CubeAnswer(WIN, value, finished, value if finished else min(bound, value),
+                      moves, s.nodes)
+
+
+def sequential_mapper(fn: Callable[[dict], dict], tasks: Iterable[dict]
                       ) -> Iterator[tuple[int, dict]]:
-    """Run the cube tasks one after another in this process (the default mapper)."""
+    """Run the cube tasks one after another in this process (the default mapper), drawing
+    each task only when the one before it is done."""
     for i, t in enumerate(tasks):
         yield i, fn(t)
 
@@ -183,48 +263,73 @@ def solve_cubes(start: Deal | Game, objective: str = "none", cubes: int = 8,
                 max_plies: int = 8) -> SolveResult:
     """Decide ``start`` (a deal or a fully known position) by cube-and-conquer (see the module
     docstring). ``objective``: ``none`` | ``waste``; ``cubes``: how many open cubes the split
-    aims at; ``time_limit`` (s) one deadline for the whole answer; ``node_limit`` the nodes of
-    all cubes together (shared out evenly); ``memory_limit_mb`` each cube's table;
-    ``mapper``: runs the cube tasks (:func:`sequential_mapper` by default; Dask:
-    :func:`studies.cubes.dask_mapper`).
+    aims at; ``time_limit`` (s) one deadline for the whole answer (the split included: no
+    cube is started after it); ``node_limit`` the nodes of all cubes together (shared out
+    evenly); ``memory_limit_mb`` each cube's table; ``mapper``: runs the cube tasks
+    (:func:`sequential_mapper` by default; Dask: :func:`studies.cubes.dask_mapper`).
+
+    Objective ``waste``: a cube started once a win is known searches only for a win cheaper
+    than it (:func:`solve_below`); cubes are started cheapest path first.
 
     Returns a :class:`SolveResult` (``solver="cubes"``; the plan replayed by :mod:`model`
-    from the root; ``stats``: ``cubes``, ``open``, ``solved``, ``nodes``, ``cpu_seconds``,
-    ``seconds``, ``interrupted``). Ctrl-C keeps what the finished cubes proved (and marks
-    ``stats["interrupted"]``). Raises ``ValueError`` for objective ``turns`` or a bad
+    from the root; ``bound`` never below the root's own static bound; ``stats``: ``cubes``,
+    ``open``, ``solved``, ``capped`` (cubes searched below an incumbent), ``nodes``,
+    ``cpu_seconds``, ``seconds``, ``interrupted``, ``budget``). Ctrl-C keeps what the
+    finished cubes proved (and marks ``stats["interrupted"]``). With more than one worker
+    the cubes finish in an order the clock decides, so the node counts, and which of two
+    equally cheap wins is shown, may differ between runs; the verdict of a finished proof
+    and the optimum do not. Raises ``ValueError`` for objective ``turns`` or a bad
     ``cubes``."""
     if objective not in OBJECTIVES or objective == "turns":
         raise ValueError(f"cubes solve objective none or waste, not {objective!r}")
     t0 = time.monotonic()
     deadline = time.time() + time_limit if time_limit is not None else None  # wall clock: workers share it
-    all_cubes = split(start, cubes, max_plies)
+    stats: dict[str, Any] = {"cubes": 0, "open": 0, "solved": 0, "capped": 0,
+                             "nodes": 0, "cpu_seconds": 0.0, "interrupted": False}
+    try:
+        all_cubes = split(start, cubes, max_plies, deadline)
+    except KeyboardInterrupt:
+        all_cubes = []
+        stats["interrupted"] = True
     open_ix = [i for i, c in enumerate(all_cubes) if c.status == "open"]
     answers: list[CubeAnswer | None] = [None] * len(all_cubes)
     per_cube = None if node_limit is None else max(1, node_limit // max(1, len(open_ix)))
     if node_limit is not None and per_cube is not None and per_cube * len(open_ix) > node_limit:
         per_cube = 0  # more cubes than nodes: nothing can be searched within the limit
-    stats: dict[str, Any] = {"cubes": len(all_cubes), "open": len(open_ix), "solved": 0,
-                             "nodes": 0, "cpu_seconds": 0.0, "interrupted": False}
+    stats.update(cubes=len(all_cubes), open=len(open_ix))
     incumbent: int | None = None
     if objective == "waste":
         won = [c.cost for c in all_cubes if c.status == WIN]
         incumbent = min(won) if won else None
-    if per_cube != 0:
-        tasks = [{"game": all_cubes[i].game, "objective": objective,
-                  "deadline": deadline,
-                  "node_limit": per_cube, "memory_limit_mb": memory_limit_mb}
-                 for i in open_ix]
-        # cheapest paths first: their wins are the likeliest incumbents
-        order = sorted(range(len(open_ix)), key=lambda j: all_cubes[open_ix[j]].cost)
-        run = [tasks[j] for j in order]
+    # cheapest paths first: their wins are the likeliest incumbents
+    order = sorted(open_ix, key=lambda i: all_cubes[i].cost)
+    drawn: list[int] = []  # the cube of each task drawn, in the order drawn
+
+    def tasks() -> Iterator[dict]:
+        for i in order:
+            if deadline is not None and time.time() >= deadline:
+                return  # no cube is started after the deadline
+            cap = None
+            if objective == "waste" and incumbent is not None:
+                if all_cubes[i].cost >= incumbent:
+                    continue  # closed below without a search
+                cap = incumbent - all_cubes[i].cost
+                stats["capped"] += 1
+            drawn.append(i)
+            yield {"game": all_cubes[i].game, "objective": objective, "deadline": deadline,
+                   "node_limit": per_cube, "memory_limit_mb": memory_limit_mb, "cap": cap}
+
+    if per_cube != 0 and not stats["interrupted"]:
         try:
-            for k, out in (mapper or sequential_mapper)(solve_cube, run):
-                i = open_ix[order[k]]
+            for k, out in (mapper or sequential_mapper)(solve_cube, tasks()):
+                i = drawn[k]
                 a: CubeAnswer = out["answer"]
                 answers[i] = a
                 stats["solved"] += 1
                 stats["nodes"] += a.nodes
                 stats["cpu_seconds"] += out["cpu"]
+                if out["interrupted"]:
+                    raise KeyboardInterrupt
                 if objective == "none" and a.verdict == WIN:
                     break  # a win needs one cube
                 if a.verdict == WIN and a.value is not None:
@@ -240,7 +345,17 @@ def solve_cubes(start: Deal | Game, objective: str = "none", cubes: int = 8,
             if answers[i] is None and all_cubes[i].cost >= incumbent:
                 answers[i] = CubeAnswer(UNKNOWN, bound=incumbent - all_cubes[i].cost)
     verdict, best, value, optimal, bound = merge(objective, all_cubes, answers)
+    if objective == "waste" and verdict != LOSS:
+        root_lb = root_bound(start)
+        bound = root_lb if bound is None else max(bound, root_lb)
+        if value is not None and value <= bound:
+            optimal, bound = True, value
     stats["seconds"] = time.monotonic() - t0
+    budget = Budget(node_limit, None if time_limit is None else t0 + time_limit,
+                    memory_limit_mb)
+    budget.charge("cubes", stats["nodes"], stats["seconds"],
+                  "interrupted" if stats["interrupted"] else verdict)
+    stats["budget"] = budget.to_stats()
     res = SolveResult(verdict, objective, deal=start if isinstance(start, Deal) else None,
                       solver="cubes", stats=stats,
                       start=start if isinstance(start, Game) else None)
@@ -258,6 +373,16 @@ def solve_cubes(start: Deal | Game, objective: str = "none", cubes: int = 8,
     return res
 
 
+def root_bound(start: Deal | Game) -> int:
+    """The static lower bound on the waste still to spend from ``start`` (the search's
+    bounds at its root, before any search; see :meth:`solver.exhaustive.Search.root_bound`)."""
+    from solver.exhaustive import Search
+    from solver.state import Switches
+
+    s = Search(root_game(start), "waste", Switches(table_size=1024), None, 0)
+    return s.root_bound()
+
+
 def _settled(cubes: Sequence[Cube], answers: Sequence[CubeAnswer | None], incumbent: int
              ) -> bool:
     """Every unsolved open cube's path cost already reaches ``incumbent``."""
@@ -265,5 +390,5 @@ def _settled(cubes: Sequence[Cube], answers: Sequence[CubeAnswer | None], incumb
                for c, a in zip(cubes, answers, strict=True))
 
 
-__all__ = ["Cube", "CubeAnswer", "Mapper", "merge", "root_game", "sequential_mapper",
-           "solve_cube", "solve_cubes", "split"]
+__all__ = ["Cube", "CubeAnswer", "Mapper", "merge", "root_bound", "root_game",
+           "sequential_mapper", "solve_below", "solve_cube", "solve_cubes", "split"]

@@ -4,16 +4,20 @@
 cluster by ``scheduler`` address, started and closed as :mod:`studies.runner` does."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from studies.runner import RunnerError, _close, _local_cluster, _remote_client
 
 
 def dask_mapper(workers: int | None = None, scheduler: str | None = None
-                ) -> Callable[[Callable[[dict], dict], Sequence[dict]], Iterator[tuple[int, dict]]]:
-    """A mapper (:data:`solver.cubes.Mapper`) on Dask: yields ``(index, result)`` as each
-    cube task finishes; the cluster starts on the first call and closes when the iteration
-    ends (also on Ctrl-C or an early stop, cancelling the unfinished tasks).
+                ) -> Callable[[Callable[[dict], dict], Iterable[dict]], Iterator[tuple[int, dict]]]:
+    """A mapper (:data:`solver.cubes.Mapper`) on Dask: keeps one task a worker thread in
+    flight, draws the next when one finishes, and yields ``(k, result)`` as each finishes
+    (``k``: the task's place in the order drawn); the cluster starts on the first call and
+    closes when the iteration ends (also on Ctrl-C or an early stop, cancelling the
+    unfinished tasks).
 
     Raises :class:`studies.runner.RunnerError` for both ``workers`` and ``scheduler``, a
     ``workers`` < 1, or a cluster that cannot be started or reached."""
@@ -22,22 +26,39 @@ def dask_mapper(workers: int | None = None, scheduler: str | None = None
     if workers is not None and workers < 1:
         raise RunnerError("workers must be at least 1")
 
-    def mapper(fn: Callable[[dict], dict], tasks: Sequence[dict]) -> Iterator[tuple[int, dict]]:
+    def mapper(fn: Callable[[dict], dict], tasks: Iterable[dict]
+               ) -> Iterator[tuple[int, dict]]:
         from distributed import as_completed
 
         client, cluster = (_local_cluster(workers) if scheduler is None
                            else (_remote_client(scheduler), None))
-        futures = []
+        pending: dict[str, tuple[int, Any]] = {}
         try:
-            # priority: earlier tasks (the cheaper paths) first
-            futures = [client.submit(fn, t, key=f"cube-{i}-{id(tasks)}", pure=False,
-                                     priority=len(tasks) - i)
-                       for i, t in enumerate(tasks)]
-            index = {f.key: i for i, f in enumerate(futures)}
-            for fut in as_completed(futures):
-                yield index[fut.key], fut.result()
+            source = iter(tasks)
+            done = as_completed()
+            tag = uuid.uuid4().hex
+            drawn = 0
+
+            def submit() -> None:
+                nonlocal drawn
+                task = next(source, None)
+                if task is None:
+                    return
+                fut = client.submit(fn, task, key=f"cube-{drawn}-{tag}", pure=False)
+                pending[fut.key] = (drawn, fut)
+                done.add(fut)
+                drawn += 1
+
+            # one task a worker thread: the next is drawn when one finishes, so that it sees
+            # the incumbent and the deadline as they are then
+            for _ in range(max(1, sum(client.nthreads().values()))):
+                submit()
+            for fut in done:
+                k, _ = pending.pop(fut.key)
+                yield k, fut.result()
+                submit()
         finally:
-            for f in futures:
+            for _, f in pending.values():
                 f.cancel()
             _close(client, cluster)
 

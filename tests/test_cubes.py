@@ -10,9 +10,20 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cli.solve import without_timing
 from model.deal import Deal
 from model.records import replay
-from solver.cubes import Cube, CubeAnswer, merge, root_game, solve_cubes, split
+from model.rules import RuleSet
+from solver.cubes import (
+    Cube,
+    CubeAnswer,
+    merge,
+    root_bound,
+    root_game,
+    solve_below,
+    solve_cubes,
+    split,
+)
 from solver.result import LOSS, UNKNOWN, WIN
 from tests.reference import reference_solve
 from tests.strategies import examples, random_position, tiny_games
@@ -50,6 +61,57 @@ def test_split_deduplicates_and_keeps_every_first_move_covered():
     assert all(len(c.moves) >= 1 for c in cubes) and not game.is_over()
 
 
+@FAST
+@given(deal=tiny_games(), steps=st.integers(0, 8), seed=st.integers(0, 2**16),
+       slack=st.integers(-3, 3))
+def test_solve_below_finds_the_optimum_under_the_cap_or_proves_none(deal, steps, seed, slack):
+    game = random_position(deal, random.Random(seed), steps)
+    if game.is_over():
+        return
+    want, value = reference_solve(game, "waste")
+    cap = max(0, (value if want == WIN else 3) + slack)
+    got = solve_below(game, cap, None, None, 64)
+    if want == WIN and value < cap:
+        assert got.verdict == WIN and got.optimal and got.value == value
+        after = game.copy()
+        for m in got.continuation:
+            after.push(m)
+        assert after.is_won() and len(after.out) - len(game.out) == value
+    else:  # no win cheaper than the cap: never a loss claimed, the bound reaches the cap
+        assert got.verdict == UNKNOWN and got.bound is not None and got.bound >= cap
+        if want == WIN:
+            assert got.bound <= value
+
+
+def test_split_stops_near_the_number_asked():
+    deal = Deal.from_seed(3)
+    widest = 0
+    for n in (1, 7, 50, 200):
+        cubes = split(deal, n)
+        opened = [c for c in cubes if c.status == "open"]
+        widest = max([widest] + [len(c.game.legal_moves()) for c in opened])
+        assert n <= len(opened) < n + widest
+        assert len({c.game.key() for c in cubes}) == len(cubes)
+
+
+def test_a_deadline_already_passed_starts_no_cube():
+    deal = Deal.from_seed(3, 1)
+    res = solve_cubes(deal, "waste", 50, time_limit=0.0)
+    assert res.verdict == UNKNOWN and res.stats["solved"] == 0
+    assert res.stats["open"] == 1  # the split stopped at the root
+    assert res.bound == root_bound(deal)  # the root's static bound is still proven
+
+
+def test_cubes_below_an_incumbent_keep_the_plain_optimum():
+    deal = Deal.from_seed(3, 1, RuleSet.from_options(["rows=4"]))
+    plain = solve_cubes(deal, "waste", 1)
+    split_up = solve_cubes(deal, "waste", 12)
+    assert plain.verdict == split_up.verdict == WIN and plain.optimal and split_up.optimal
+    assert split_up.value == plain.value
+    assert split_up.stats["capped"] > 0
+    assert split_up.stats["budget"]["nodes_spent"] == split_up.stats["nodes"]
+
+
 def _cube(status: str = "open", cost: int = 0) -> Cube:
     return Cube([], root_game(Deal.from_seed(1)), cost, status)
 
@@ -83,7 +145,7 @@ def test_node_limited_cubes_are_deterministic_and_within_the_limit():
     runs = [solve_cubes(deal, "waste", 6, node_limit=3000) for _ in range(2)]
     a, b = (r.to_json() for r in runs)
     for d in (a, b):
-        d["stats"].pop("seconds"), d["stats"].pop("cpu_seconds")
+        d["stats"] = without_timing(d["stats"])
     assert a == b
     assert runs[0].stats["nodes"] <= 3000
 
