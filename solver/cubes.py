@@ -19,6 +19,8 @@ is won iff one of its moves leads to a won position, lost iff every move does:
   it). With objective ``waste`` a cube whose path cost alone already reaches the
   incumbent's waste is closed without a search (waste never goes down along a line), and a
   cube started once a win is known looks only for a cheaper win (:func:`solve_below`).
+  By default objective ``waste`` runs the bound-raising schedule instead (the root's
+  beams, then the lowest cube bound raised one card at a time: :func:`solve_cubes`).
 * **merge** (:func:`merge`): a loss needs every cube proven lost; a win needs one cube's win,
   replayed by :mod:`model` from the ROOT (path + continuation) before it is returned. The
   waste optimum is proven when the best win's waste is ≤ every other cube's proven lower
@@ -44,8 +46,10 @@ from solver.result import LOSS, OBJECTIVES, UNKNOWN, WIN, SolveResult, checked_p
 #: a mapper runs ``fn`` on every task of an iterable, drawing a task only when a worker is
 #: free for it (so that a task drawn later sees a better incumbent, and none is drawn after
 #: the deadline), and yields ``(k, result)`` as each finishes, ``k`` the task's place in the
-#: order drawn
-Mapper = Callable[[Callable[[dict], dict], Iterable[dict]], Iterator[tuple[int, dict]]]
+#: order drawn. A source may yield ``None`` for "nothing to start until a task in flight
+#: comes back" (only while one is in flight); the mapper then draws again after the next
+#: result
+Mapper = Callable[[Callable[[dict], dict], Iterable[dict | None]], Iterator[tuple[int, dict]]]
 
 
 @dataclass
@@ -212,11 +216,143 @@ def solve_below(game: Game, cap: int, time_limit: float | None, node_limit: int 
                       moves, s.nodes)
 
 
-def sequential_mapper(fn: Callable[[dict], dict], tasks: Iterable[dict]
+def raise_cube(task: dict) -> dict:
+    """The per-cube task of the bound-raising schedule (runs on a worker): ``task`` =
+    ``{"game": Game, "budget": the cube's proven lower bound b, "deadline": epoch seconds |
+    None, "node_limit": n | None, "memory_limit_mb": MB}``. Asks the exact DFS "is there a
+    win of waste ≤ b' from here?", b' = max(b, the position's static bound): a win is then
+    the cube's optimum (it costs exactly b'), no win proves the bound b' + 1.
+
+    Returns ``{"answer": CubeAnswer, "cpu": CPU seconds, "interrupted": bool}``: ``win``
+    (optimal, its continuation) or ``unknown`` with the bound proven (b' when a limit ran
+    out). Never claims a loss."""
+    from solver.exhaustive import Search, core_will_run, table_entries_for
+    from solver.state import Stop, Switches
+
+    c0 = time.process_time()
+    left = None if task["deadline"] is None else task["deadline"] - time.time()
+    if left is not None and left <= 0:
+        return {"answer": CubeAnswer(UNKNOWN, bound=task["budget"]), "cpu": 0.0,
+                "interrupted": False}
+    sw = Switches()
+    sw.table_size = table_entries_for(task["memory_limit_mb"], core_will_run(sw))
+    s = Search(task["game"], "waste", sw, None if left is None else time.monotonic() + left,
+               task["node_limit"])
+    b = max(task["budget"], s.root_bound())
+    try:
+        ok = s.dfs(b)
+    except Stop:
+        return {"answer": CubeAnswer(UNKNOWN, bound=b, nodes=s.nodes),
+                "cpu": time.process_time() - c0, "interrupted": False}
+    except KeyboardInterrupt:
+        return {"answer": CubeAnswer(UNKNOWN, bound=b, nodes=s.nodes),
+                "cpu": time.process_time() - c0, "interrupted": True}
+    if not ok:
+        ans = CubeAnswer(UNKNOWN, bound=b + 1, nodes=s.nodes)
+    else:
+        v = s.line_cost(s.win_line)
+        if v < b:  # b was proven: a cheaper win would be a false bound
+            raise AssertionError(f"a win of waste {v} below the proven bound {b}")
+        ans = CubeAnswer(WIN, v, True, v, s.to_moves(s.win_line), s.nodes)
+    return {"answer": ans, "cpu": time.process_time() - c0, "interrupted": False}
+
+
+def root_beams(start: Deal | Game, deadline: float | None, node_limit: int | None
+               ) -> tuple[list[Move] | None, int | None, int]:
+    """The first phase of the bound-raising schedule: the search's default beams from the
+    root (:data:`solver.beam.DEFAULT_BEAM_SCHEDULE`), within ``deadline`` (epoch seconds)
+    and ``node_limit``. Returns (the best win's moves or ``None``, its waste or ``None``,
+    nodes spent)."""
+    from solver.beam import DEFAULT_BEAM_SCHEDULE
+    from solver.exhaustive import Search
+    from solver.state import Switches
+
+    left = None if deadline is None else deadline - time.time()
+    if (left is not None and left <= 0) or node_limit == 0:
+        return None, None, 0
+    s = Search(root_game(start), "waste", Switches(table_size=1 << 16),
+               None if left is None else time.monotonic() + left, node_limit)
+    line = s.beams(DEFAULT_BEAM_SCHEDULE)
+    if line is None:
+        return None, None, s.nodes
+    return s.to_moves(line), s.line_cost(line), s.nodes
+
+
+def _raise_bounds(all_cubes: list[Cube], open_ix: list[int], answers: list[CubeAnswer | None],
+                  incumbent: int, deadline: float | None, node_limit: int | None,
+                  memory_limit_mb: int, mapper: Mapper, stats: dict[str, Any]) -> None:
+    """The second phase of the bound-raising schedule: raise the lowest proven bound (path
+    cost + the cube's bound) one card at a time (:func:`raise_cube`), a task drawn when a
+    worker is free, until every open cube's bound reaches the best win (``incumbent``, from
+    the root's beams or a cube), a limit runs out, or Ctrl-C (``KeyboardInterrupt``
+    propagates). Fills ``answers`` in place: a cube's optimum, else its proven bound."""
+    lb = {i: 0 for i in open_ix}
+    state: dict[int, str] = {}  # cube → "flight" | "won" | "stalled"
+    drawn: list[int] = []
+    allotted: list[int] = []
+    spent = reserved = 0
+    best = incumbent
+
+    def tasks() -> Iterator[dict | None]:
+        nonlocal reserved
+        while True:
+            if deadline is not None and time.time() >= deadline:
+                return
+            cand = [i for i in open_ix
+                    if i not in state and all_cubes[i].cost + lb[i] < best]
+            flying = sum(v == "flight" for v in state.values())
+            n: int | None = None
+            if node_limit is not None:
+                free = node_limit - spent - reserved
+                n = free // max(1, len(cand))
+            if not cand or n == 0:
+                if not flying:
+                    return
+                yield None  # nothing to start until a task in flight comes back
+                continue
+            i = min(cand, key=lambda j: (all_cubes[j].cost + lb[j], all_cubes[j].cost, j))
+            state[i] = "flight"
+            drawn.append(i)
+            allotted.append(n or 0)
+            reserved += n or 0
+            yield {"game": all_cubes[i].game, "budget": lb[i], "deadline": deadline,
+                   "node_limit": n, "memory_limit_mb": memory_limit_mb}
+
+    try:
+        for k, out in mapper(raise_cube, tasks()):
+            i = drawn[k]
+            a: CubeAnswer = out["answer"]
+            spent += a.nodes
+            reserved -= allotted[k]
+            stats["solved"] += 1
+            stats["nodes"] += a.nodes
+            stats["cpu_seconds"] += out["cpu"]
+            if a.verdict == WIN and a.value is not None:
+                answers[i] = a
+                state[i] = "won"
+                best = min(best, all_cubes[i].cost + a.value)
+            else:
+                raised = (a.bound or 0) > lb[i]
+                lb[i] = max(lb[i], a.bound or 0)
+                if raised:
+                    del state[i]
+                else:
+                    state[i] = "stalled"  # a limit ran out at this bound
+            if out["interrupted"]:
+                raise KeyboardInterrupt
+    finally:
+        for i in open_ix:
+            if answers[i] is None:
+                answers[i] = CubeAnswer(UNKNOWN, bound=lb[i])
+
+
+def sequential_mapper(fn: Callable[[dict], dict], tasks: Iterable[dict | None]
                       ) -> Iterator[tuple[int, dict]]:
     """Run the cube tasks one after another in this process (the default mapper), drawing
     each task only when the one before it is done."""
     for i, t in enumerate(tasks):
+        if t is None:  # nothing is in flight here: a task source must not wait on itself
+            raise RuntimeError("a task source yielded None with no task in flight")
         yield i, fn(t)
 
 
@@ -260,7 +396,7 @@ def merge(objective: str, cubes: Sequence[Cube], answers: Sequence[CubeAnswer | 
 def solve_cubes(start: Deal | Game, objective: str = "none", cubes: int = 8,
                 time_limit: float | None = None, node_limit: int | None = None,
                 memory_limit_mb: int = 1024, mapper: Mapper | None = None,
-                max_plies: int = 8) -> SolveResult:
+                max_plies: int = 8, raise_bounds: bool = True) -> SolveResult:
     """Decide ``start`` (a deal or a fully known position) by cube-and-conquer (see the module
     docstring). ``objective``: ``none`` | ``waste``; ``cubes``: how many open cubes the split
     aims at; ``time_limit`` (s) one deadline for the whole answer (the split included: no
@@ -268,13 +404,21 @@ def solve_cubes(start: Deal | Game, objective: str = "none", cubes: int = 8,
     evenly); ``memory_limit_mb`` each cube's table; ``mapper``: runs the cube tasks
     (:func:`sequential_mapper` by default; Dask: :func:`studies.cubes.dask_mapper`).
 
-    Objective ``waste``: a cube started once a win is known searches only for a win cheaper
-    than it (:func:`solve_below`); cubes are started cheapest path first.
+    Objective ``waste``, two schedules:
+
+    * ``raise_bounds`` (the default, when the root's beams or the split find a win): the
+      root's beams give the incumbent (:func:`root_beams`, on at most half the node limit), then the lowest proven bound
+      over the cubes is raised one card at a time (:func:`raise_cube`), so that every worker
+      works where the merged bound is, and a cube's first win is its optimum;
+    * otherwise (no win known, or ``raise_bounds=False``): each cube is solved
+      (:func:`solve_cube`), cheapest path first; a cube started once a win is known looks
+      only for a cheaper win (:func:`solve_below`).
 
     Returns a :class:`SolveResult` (``solver="cubes"``; the plan replayed by :mod:`model`
     from the root; ``bound`` never below the root's own static bound; ``stats``: ``cubes``,
-    ``open``, ``solved``, ``capped`` (cubes searched below an incumbent), ``nodes``,
-    ``cpu_seconds``, ``seconds``, ``interrupted``, ``budget``). Ctrl-C keeps what the
+    ``open``, ``solved`` (tasks finished), ``capped`` (cubes searched below an incumbent),
+    ``schedule`` (``raise`` | ``solve``), ``nodes``, ``cpu_seconds``, ``seconds``,
+    ``interrupted``, ``budget``). Ctrl-C keeps what the
     finished cubes proved (and marks ``stats["interrupted"]``). With more than one worker
     the cubes finish in an order the clock decides, so the node counts, and which of two
     equally cheap wins is shown, may differ between runs; the verdict of a finished proof
@@ -293,14 +437,33 @@ def solve_cubes(start: Deal | Game, objective: str = "none", cubes: int = 8,
         stats["interrupted"] = True
     open_ix = [i for i, c in enumerate(all_cubes) if c.status == "open"]
     answers: list[CubeAnswer | None] = [None] * len(all_cubes)
-    per_cube = None if node_limit is None else max(1, node_limit // max(1, len(open_ix)))
-    if node_limit is not None and per_cube is not None and per_cube * len(open_ix) > node_limit:
-        per_cube = 0  # more cubes than nodes: nothing can be searched within the limit
     stats.update(cubes=len(all_cubes), open=len(open_ix))
     incumbent: int | None = None
     if objective == "waste":
         won = [c.cost for c in all_cubes if c.status == WIN]
         incumbent = min(won) if won else None
+    beam: tuple[list[Move], int] | None = None
+    if objective == "waste" and raise_bounds and open_ix and not stats["interrupted"]:
+        moves, value, nodes = root_beams(start, deadline,
+                                         None if node_limit is None else node_limit // 2)
+        stats["nodes"] += nodes
+        if moves is not None and value is not None:
+            beam = (moves, value)
+            incumbent = value if incumbent is None else min(incumbent, value)
+    raising = objective == "waste" and raise_bounds and incumbent is not None
+    stats["schedule"] = "raise" if raising else "solve"
+    if raising and open_ix and not stats["interrupted"]:
+        assert incumbent is not None
+        try:
+            _raise_bounds(all_cubes, open_ix, answers, incumbent, deadline,
+                          None if node_limit is None else node_limit - stats["nodes"],
+                          memory_limit_mb, mapper or sequential_mapper, stats)
+        except KeyboardInterrupt:
+            stats["interrupted"] = True
+    left = None if node_limit is None else node_limit - stats["nodes"]  # after the beams
+    per_cube = None if left is None else max(1, left // max(1, len(open_ix)))
+    if left is not None and per_cube is not None and per_cube * len(open_ix) > left:
+        per_cube = 0  # more cubes than nodes: nothing can be searched within the limit
     # cheapest paths first: their wins are the likeliest incumbents
     order = sorted(open_ix, key=lambda i: all_cubes[i].cost)
     drawn: list[int] = []  # the cube of each task drawn, in the order drawn
@@ -319,7 +482,7 @@ def solve_cubes(start: Deal | Game, objective: str = "none", cubes: int = 8,
             yield {"game": all_cubes[i].game, "objective": objective, "deadline": deadline,
                    "node_limit": per_cube, "memory_limit_mb": memory_limit_mb, "cap": cap}
 
-    if per_cube != 0 and not stats["interrupted"]:
+    if per_cube != 0 and not stats["interrupted"] and not raising:
         try:
             for k, out in (mapper or sequential_mapper)(solve_cube, tasks()):
                 i = drawn[k]
@@ -345,6 +508,15 @@ def solve_cubes(start: Deal | Game, objective: str = "none", cubes: int = 8,
             if answers[i] is None and all_cubes[i].cost >= incumbent:
                 answers[i] = CubeAnswer(UNKNOWN, bound=incumbent - all_cubes[i].cost)
     verdict, best, value, optimal, bound = merge(objective, all_cubes, answers)
+    from_root: list[Move] | None = None
+    if beam is not None and (value is None or beam[1] < value):
+        # the root's beams won more cheaply than any cube: the cubes' bound still holds
+        if verdict == LOSS:
+            raise AssertionError("every cube proven lost, yet the root's beams won")
+        from_root, value = beam
+        verdict, best = WIN, None
+        optimal = bound is not None and value <= bound
+        bound = value if bound is None else min(bound, value)
     if objective == "waste" and verdict != LOSS:
         root_lb = root_bound(start)
         bound = root_lb if bound is None else max(bound, root_lb)
@@ -359,7 +531,11 @@ def solve_cubes(start: Deal | Game, objective: str = "none", cubes: int = 8,
     res = SolveResult(verdict, objective, deal=start if isinstance(start, Deal) else None,
                       solver="cubes", stats=stats,
                       start=start if isinstance(start, Game) else None)
-    if verdict == WIN and best is not None:
+    if verdict == WIN and from_root is not None:
+        res.plan = checked_plan(start, from_root, "cubes")
+        res.continuation = from_root
+        res.value, res.optimal, res.bound = value, optimal, bound
+    elif verdict == WIN and best is not None:
         c = all_cubes[best]
         got = answers[best]
         moves = c.moves + (list(got.continuation) if got is not None and c.status != WIN else [])
@@ -390,5 +566,6 @@ def _settled(cubes: Sequence[Cube], answers: Sequence[CubeAnswer | None], incumb
                for c, a in zip(cubes, answers, strict=True))
 
 
-__all__ = ["Cube", "CubeAnswer", "Mapper", "merge", "root_bound", "root_game",
-           "sequential_mapper", "solve_below", "solve_cube", "solve_cubes", "split"]
+__all__ = ["Cube", "CubeAnswer", "Mapper", "merge", "raise_cube", "root_beams", "root_bound",
+           "root_game", "sequential_mapper", "solve_below", "solve_cube", "solve_cubes",
+           "split"]

@@ -12,7 +12,7 @@ from studies.runner import RunnerError, _close, _local_cluster, _remote_client
 
 
 def dask_mapper(workers: int | None = None, scheduler: str | None = None
-                ) -> Callable[[Callable[[dict], dict], Iterable[dict]], Iterator[tuple[int, dict]]]:
+                ) -> Callable[[Callable[[dict], dict], Iterable[dict | None]], Iterator[tuple[int, dict]]]:
     """A mapper (:data:`solver.cubes.Mapper`) on Dask: keeps one task a worker thread in
     flight, draws the next when one finishes, and yields ``(k, result)`` as each finishes
     (``k``: the task's place in the order drawn); the cluster starts on the first call and
@@ -26,7 +26,7 @@ def dask_mapper(workers: int | None = None, scheduler: str | None = None
     if workers is not None and workers < 1:
         raise RunnerError("workers must be at least 1")
 
-    def mapper(fn: Callable[[dict], dict], tasks: Iterable[dict]
+    def mapper(fn: Callable[[dict], dict], tasks: Iterable[dict | None]
                ) -> Iterator[tuple[int, dict]]:
         from distributed import as_completed
 
@@ -39,24 +39,28 @@ def dask_mapper(workers: int | None = None, scheduler: str | None = None
             tag = uuid.uuid4().hex
             drawn = 0
 
-            def submit() -> None:
+            slots = max(1, sum(client.nthreads().values()))
+
+            def fill() -> None:
+                """Draw tasks until every worker thread has one or the source has none
+                to start now (``None``) or at all."""
                 nonlocal drawn
-                task = next(source, None)
-                if task is None:
-                    return
-                fut = client.submit(fn, task, key=f"cube-{drawn}-{tag}", pure=False)
-                pending[fut.key] = (drawn, fut)
-                done.add(fut)
-                drawn += 1
+                while len(pending) < slots:
+                    task = next(source, None)
+                    if task is None:
+                        return
+                    fut = client.submit(fn, task, key=f"cube-{drawn}-{tag}", pure=False)
+                    pending[fut.key] = (drawn, fut)
+                    done.add(fut)
+                    drawn += 1
 
             # one task a worker thread: the next is drawn when one finishes, so that it sees
-            # the incumbent and the deadline as they are then
-            for _ in range(max(1, sum(client.nthreads().values()))):
-                submit()
+            # the incumbent, the bounds and the deadline as they are then
+            fill()
             for fut in done:
                 k, _ = pending.pop(fut.key)
                 yield k, fut.result()
-                submit()
+                fill()
         finally:
             for _, f in pending.values():
                 f.cancel()

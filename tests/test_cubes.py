@@ -18,8 +18,10 @@ from solver.cubes import (
     Cube,
     CubeAnswer,
     merge,
+    raise_cube,
     root_bound,
     root_game,
+    sequential_mapper,
     solve_below,
     solve_cubes,
     split,
@@ -34,13 +36,15 @@ FAST = settings(max_examples=examples(40), deadline=None,
 
 @FAST
 @given(deal=tiny_games(), steps=st.integers(0, 8), seed=st.integers(0, 2**16),
-       objective=st.sampled_from(["none", "waste"]), cubes=st.integers(1, 12))
-def test_cubes_answer_is_the_reference_on_tiny_positions(deal, steps, seed, objective, cubes):
+       objective=st.sampled_from(["none", "waste"]), cubes=st.integers(1, 12),
+       raise_bounds=st.booleans())
+def test_cubes_answer_is_the_reference_on_tiny_positions(deal, steps, seed, objective, cubes,
+                                                         raise_bounds):
     game = random_position(deal, random.Random(seed), steps)
     if game.is_over():
         return
     want, value = reference_solve(game, objective)
-    res = solve_cubes(game, objective, cubes)
+    res = solve_cubes(game, objective, cubes, raise_bounds=raise_bounds)
     assert res.verdict == want
     if want == WIN:
         assert replay(res.plan.start, res.plan.moves).outcome == WIN
@@ -83,6 +87,35 @@ def test_solve_below_finds_the_optimum_under_the_cap_or_proves_none(deal, steps,
             assert got.bound <= value
 
 
+@FAST
+@given(deal=tiny_games(), steps=st.integers(0, 8), seed=st.integers(0, 2**16),
+       below=st.integers(0, 3))
+def test_raise_cube_gives_the_optimum_or_a_bound_never_above_it(deal, steps, seed, below):
+    game = random_position(deal, random.Random(seed), steps)
+    if game.is_over():
+        return
+    want, value = reference_solve(game, "waste")
+    budget = max(0, value - below) if want == WIN else below  # a proven bound, as the caller's
+    got = raise_cube({"game": game, "budget": budget, "deadline": None, "node_limit": None,
+                      "memory_limit_mb": 64})["answer"]
+    assert got.verdict in (WIN, UNKNOWN)  # never a loss claimed
+    if got.verdict == WIN:
+        assert want == WIN and got.optimal and got.value == value
+        after = game.copy()
+        for m in got.continuation:
+            after.push(m)
+        assert after.is_won() and len(after.out) - len(game.out) == value
+    else:
+        assert got.bound is not None and got.bound > budget  # one card more, at least
+        if want == WIN:
+            assert got.bound <= value
+
+
+def test_a_task_source_may_not_wait_on_itself_sequentially():
+    with pytest.raises(RuntimeError):
+        list(sequential_mapper(lambda t: t, iter([{}, None])))
+
+
 def test_split_stops_near_the_number_asked():
     deal = Deal.from_seed(3)
     widest = 0
@@ -102,14 +135,18 @@ def test_a_deadline_already_passed_starts_no_cube():
     assert res.bound == root_bound(deal)  # the root's static bound is still proven
 
 
-def test_cubes_below_an_incumbent_keep_the_plain_optimum():
+def test_both_waste_schedules_keep_the_plain_optimum():
     deal = Deal.from_seed(3, 1, RuleSet.from_options(["rows=4"]))
-    plain = solve_cubes(deal, "waste", 1)
-    split_up = solve_cubes(deal, "waste", 12)
-    assert plain.verdict == split_up.verdict == WIN and plain.optimal and split_up.optimal
-    assert split_up.value == plain.value
-    assert split_up.stats["capped"] > 0
-    assert split_up.stats["budget"]["nodes_spent"] == split_up.stats["nodes"]
+    plain = solve_cubes(deal, "waste", 1, raise_bounds=False)
+    capped = solve_cubes(deal, "waste", 12, raise_bounds=False)
+    raised = solve_cubes(deal, "waste", 12)
+    assert plain.verdict == capped.verdict == raised.verdict == WIN
+    assert plain.optimal and capped.optimal and raised.optimal
+    assert capped.value == raised.value == plain.value
+    assert capped.stats["schedule"] == "solve" and capped.stats["capped"] > 0
+    assert raised.stats["schedule"] == "raise" and raised.stats["solved"] > 0
+    for r in (capped, raised):
+        assert r.stats["budget"]["nodes_spent"] == r.stats["nodes"]
 
 
 def _cube(status: str = "open", cost: int = 0) -> Cube:
@@ -168,3 +205,10 @@ def test_cubes_on_a_dask_local_cluster_give_the_sequential_answer():
     seq = solve_cubes(game, "none", 4, node_limit=200_000)
     dask = solve_cubes(game, "none", 4, node_limit=200_000, mapper=dask_mapper(workers=2))
     assert dask.verdict == seq.verdict != UNKNOWN
+    # the bound-raising schedule on 2 workers (a task source that may wait: None)
+    deal = Deal.from_seed(1, 1, RuleSet.from_options(["rows=4"]))
+    seq = solve_cubes(deal, "waste", 12)
+    dask = solve_cubes(deal, "waste", 12, mapper=dask_mapper(workers=2))
+    assert dask.stats["schedule"] == seq.stats["schedule"] == "raise"
+    assert dask.verdict == seq.verdict == WIN and dask.optimal and seq.optimal
+    assert dask.value == seq.value
