@@ -1,13 +1,16 @@
 """Cube-and-conquer on Dask (issue 39 step 6) against the plain DFS: the 6-row and 7-row
 waste-ladder rungs (:data:`benchmarks.waste_ladder.RUNGS`, solo, hand 5, objective
 ``waste``) and hand-2 7-row deals (:data:`benchmarks.frontier.LADDER`, objective ``none``,
-where the plain solve proves a loss), each solved three ways: ``plain``
+where the plain solve proves a loss), each solved the ways of :data:`CONFIGS`: ``plain``
 (:func:`solver.exhaustive.solve`, LNS off so that the two compare one search), ``cubes-1``
 and ``cubes-2`` (:func:`solver.cubes.solve_cubes` on a Dask LocalCluster of 1 and 2
-workers). Records verdict, value, optimal, bound, CPU seconds (this process plus the
-workers' per-cube CPU), wall seconds and the load average before and after.
+workers, its default schedule), ``cubes-1-solve`` and ``cubes-2-solve`` (the same with
+``raise_bounds=False``: each cube solved, the ablation of the bound-raising schedule).
+Records verdict, value, optimal, bound, CPU seconds (this process plus the workers'
+per-cube CPU), wall seconds and the load average before and after.
 
-Run ``nice -n 10 python -m benchmarks.cubes --out benchmarks/results/cubes-2026-12-05``.
+Run ``nice -n 10 python -m benchmarks.cubes --out benchmarks/results/cubes-2026-12-05``;
+the 2026-12-06 run: ``--out benchmarks/results/cubes-2026-12-06 --rungs 0,2,3 --seeds 2``.
 Rows go to ``rows.jsonl`` (resumed), ``report.md`` is rebuilt from them (files written
 whole)."""
 from __future__ import annotations
@@ -23,7 +26,10 @@ from typing import Any
 from benchmarks.frontier import LADDER, _rules
 from benchmarks.waste_ladder import RUNGS
 
-CONFIGS = ("plain", "cubes-1", "cubes-2")
+#: ``cubes-W``: W Dask workers, the default schedule (objective ``waste``: raise the bounds);
+#: ``cubes-W-solve``: each cube solved (``raise_bounds=False``; the same as ``cubes-W`` for
+#: objective ``none``, so run for ``waste`` only)
+CONFIGS = ("plain", "cubes-1", "cubes-2", "cubes-1-solve", "cubes-2-solve")
 
 
 def run_one(rules_text: str, seed: int, objective: str, config: str, seconds: float,
@@ -43,7 +49,8 @@ def run_one(rules_text: str, seed: int, objective: str, config: str, seconds: fl
         worker_cpu = 0.0
     else:
         res = solve_cubes(deal, objective, cubes, time_limit=seconds, memory_limit_mb=512,
-                          mapper=dask_mapper(workers=int(config.split("-")[1])))
+                          mapper=dask_mapper(workers=int(config.split("-")[1])),
+                          raise_bounds=not config.endswith("-solve"))
         worker_cpu = float(res.stats.get("cpu_seconds", 0.0))
     wall = time.monotonic() - t
     cpu = time.process_time() - c + worker_cpu
@@ -51,7 +58,8 @@ def run_one(rules_text: str, seed: int, objective: str, config: str, seconds: fl
     return {"rules": rules_text, "seed": seed, "objective": objective, "config": config,
             "verdict": res.verdict, "value": res.value, "optimal": res.optimal,
             "bound": res.bound, "nodes": st.get("nodes"), "cubes": st.get("cubes"),
-            "open": st.get("open"), "solved": st.get("solved"), "cpu_s": round(cpu, 2),
+            "open": st.get("open"), "solved": st.get("solved"),
+            "schedule": st.get("schedule"), "cpu_s": round(cpu, 2),
             "wall_s": round(wall, 2), "load_before": round(load0, 2),
             "load_after": round(os.getloadavg()[0], 2), "limit_s": seconds}
 
@@ -81,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", type=int, default=1, help="waste-ladder seeds a rung")
     ap.add_argument("--rungs", default="2,3", help="indices of waste-ladder RUNGS (2, 3: 6 and 7 rows)")
     ap.add_argument("--loss-seeds", default="0", help="hand-2 7-row seeds, comma-separated")
+    ap.add_argument("--configs", default=",".join(CONFIGS), help="comma-separated, of "
+                    + ", ".join(CONFIGS))
     a = ap.parse_args(argv)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -92,6 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     jobs += [(LADDER[4], int(s), "none") for s in a.loss_seeds.split(",") if s]
     for rules_text, seed, objective in jobs:
         for config in CONFIGS:
+            if config not in a.configs.split(",") or (objective == "none"
+                                                      and config.endswith("-solve")):
+                continue
             if (rules_text, seed, config) in done:
                 continue
             row = run_one(rules_text, seed, objective, config, a.seconds, a.cubes)

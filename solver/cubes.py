@@ -218,52 +218,80 @@ def solve_below(game: Game, cap: int, time_limit: float | None, node_limit: int 
 
 def raise_cube(task: dict) -> dict:
     """The per-cube task of the bound-raising schedule (runs on a worker): ``task`` =
-    ``{"game": Game, "budget": the cube's proven lower bound b, "deadline": epoch seconds |
-    None, "node_limit": n | None, "memory_limit_mb": MB}``. Asks the exact DFS "is there a
-    win of waste ≤ b' from here?", b' = max(b, the position's static bound): a win is then
-    the cube's optimum (it costs exactly b'), no win proves the bound b' + 1.
+    ``{"game": Game, "budget": the cube's proven lower bound b, "ceiling": c, "top": T |
+    None, "deadline": epoch seconds | None, "node_limit": n | None, "memory_limit_mb": MB}``.
+    Let b' = max(b, the position's static bound).
 
-    Returns ``{"answer": CubeAnswer, "cpu": CPU seconds, "interrupted": bool}``: ``win``
-    (optimal, its continuation) or ``unknown`` with the bound proven (b' when a limit ran
-    out). Never claims a loss."""
+    * Bottom-up (``top`` None): ask the exact DFS "is there a win of waste ≤ b'?" for b' =
+      b', b' + 1, … up to ``ceiling`` in one table. No win proves b' + 1; a win is the
+      cube's optimum (nothing cheaper exists there).
+    * Top-down (``top`` = T ≥ b'): ask "is there a win of waste ≤ T?" once. A win improves
+      the incumbent (optimal when it costs b'); none proves T + 1.
+    * The root's wide beams (``task = {"game": the root, "wide_beams": the incumbent's
+      moves, "deadline", "node_limit"}``): :func:`root_beams` with ``wide``; a win is not
+      proven optimal (``bound`` 0).
+
+    Returns ``{"answer": CubeAnswer, "cpu": CPU seconds, "interrupted": bool, "ran_out":
+    bool}``: ``win`` (its continuation, ``bound`` b' or its value) or ``unknown`` with the
+    bound proven (b' when a limit ran out before any budget finished). Never claims a loss."""
     from solver.exhaustive import Search, core_will_run, table_entries_for
     from solver.state import Stop, Switches
 
     c0 = time.process_time()
+
+    def out(ans: CubeAnswer, interrupted: bool = False, ran_out: bool = False) -> dict:
+        return {"answer": ans, "cpu": time.process_time() - c0, "interrupted": interrupted,
+                "ran_out": ran_out}
+
+    if "wide_beams" in task:  # the root's wide beams: a win cheaper than the incumbent
+        try:
+            moves, value, nodes = root_beams(task["game"], task["deadline"], task["node_limit"],
+                                             True, task["wide_beams"])
+        except KeyboardInterrupt:
+            return out(CubeAnswer(UNKNOWN), interrupted=True)
+        if moves is None:
+            return out(CubeAnswer(UNKNOWN, nodes=nodes))
+        return out(CubeAnswer(WIN, value, False, 0, moves, nodes))
+
     left = None if task["deadline"] is None else task["deadline"] - time.time()
     if left is not None and left <= 0:
-        return {"answer": CubeAnswer(UNKNOWN, bound=task["budget"]), "cpu": 0.0,
-                "interrupted": False}
+        return out(CubeAnswer(UNKNOWN, bound=task["budget"]), ran_out=True)
     sw = Switches()
     sw.table_size = table_entries_for(task["memory_limit_mb"], core_will_run(sw))
     s = Search(task["game"], "waste", sw, None if left is None else time.monotonic() + left,
                task["node_limit"])
     b = max(task["budget"], s.root_bound())
+    top = task.get("top")
+    budget = b if top is None else top
     try:
-        ok = s.dfs(b)
+        while True:
+            if budget < b:  # top-down below the proven bound: nothing to ask
+                return out(CubeAnswer(UNKNOWN, bound=b, nodes=s.nodes))
+            if s.dfs(budget):
+                v = s.line_cost(s.win_line)
+                if v < b:  # b was proven: a cheaper win would be a false bound
+                    raise AssertionError(f"a win of waste {v} below the proven bound {b}")
+                return out(CubeAnswer(WIN, v, v <= b, b, s.to_moves(s.win_line), s.nodes))
+            b = max(budget + 1, b)
+            if top is not None or b > task.get("ceiling", b - 1):
+                return out(CubeAnswer(UNKNOWN, bound=b, nodes=s.nodes))
+            budget = b
     except Stop:
-        return {"answer": CubeAnswer(UNKNOWN, bound=b, nodes=s.nodes),
-                "cpu": time.process_time() - c0, "interrupted": False}
+        return out(CubeAnswer(UNKNOWN, bound=b, nodes=s.nodes), ran_out=True)
     except KeyboardInterrupt:
-        return {"answer": CubeAnswer(UNKNOWN, bound=b, nodes=s.nodes),
-                "cpu": time.process_time() - c0, "interrupted": True}
-    if not ok:
-        ans = CubeAnswer(UNKNOWN, bound=b + 1, nodes=s.nodes)
-    else:
-        v = s.line_cost(s.win_line)
-        if v < b:  # b was proven: a cheaper win would be a false bound
-            raise AssertionError(f"a win of waste {v} below the proven bound {b}")
-        ans = CubeAnswer(WIN, v, True, v, s.to_moves(s.win_line), s.nodes)
-    return {"answer": ans, "cpu": time.process_time() - c0, "interrupted": False}
+        return out(CubeAnswer(UNKNOWN, bound=b, nodes=s.nodes), interrupted=True)
 
 
-def root_beams(start: Deal | Game, deadline: float | None, node_limit: int | None
+def root_beams(start: Deal | Game, deadline: float | None, node_limit: int | None,
+               wide: bool = False, best: list[Move] | None = None
                ) -> tuple[list[Move] | None, int | None, int]:
-    """The first phase of the bound-raising schedule: the search's default beams from the
-    root (:data:`solver.beam.DEFAULT_BEAM_SCHEDULE`), within ``deadline`` (epoch seconds)
-    and ``node_limit``. Returns (the best win's moves or ``None``, its waste or ``None``,
-    nodes spent)."""
-    from solver.beam import DEFAULT_BEAM_SCHEDULE
+    """The search's beams from the root, within ``deadline`` (epoch seconds) and
+    ``node_limit``: the default beams (:data:`solver.beam.DEFAULT_BEAM_SCHEDULE`: the
+    bound-raising schedule's first phase), or the wide ones (``wide``:
+    :data:`solver.beam.WIDE_BEAM_SCHEDULE`, a task of its second phase) looking for a win
+    cheaper than ``best`` (moves from the root). Returns (the best win's moves or ``None``,
+    its waste or ``None``, nodes spent); a limit that runs out keeps the wins found."""
+    from solver.beam import DEFAULT_BEAM_SCHEDULE, WIDE_BEAM_SCHEDULE
     from solver.exhaustive import Search
     from solver.state import Switches
 
@@ -272,78 +300,138 @@ def root_beams(start: Deal | Game, deadline: float | None, node_limit: int | Non
         return None, None, 0
     s = Search(root_game(start), "waste", Switches(table_size=1 << 16),
                None if left is None else time.monotonic() + left, node_limit)
-    line = s.beams(DEFAULT_BEAM_SCHEDULE)
+    line = s.beams(WIDE_BEAM_SCHEDULE if wide else DEFAULT_BEAM_SCHEDULE,
+                   None if best is None else s.from_moves(best))
+    if line is not None and best is not None and s.line_cost(line) >= s.line_cost(
+            s.from_moves(best)):
+        line = None  # nothing cheaper than the incumbent given
     if line is None:
         return None, None, s.nodes
     return s.to_moves(line), s.line_cost(line), s.nodes
 
 
+#: Nodes of a cube's first top-down slice in the bound-raising schedule; a slice that runs
+#: out doubles that cube's next one (as :data:`solver.frontier.FIRST_SLICE` at the root).
+TOP_SLICE = 4096
+
+
 def _raise_bounds(all_cubes: list[Cube], open_ix: list[int], answers: list[CubeAnswer | None],
                   incumbent: int, deadline: float | None, node_limit: int | None,
-                  memory_limit_mb: int, mapper: Mapper, stats: dict[str, Any]) -> None:
-    """The second phase of the bound-raising schedule: raise the lowest proven bound (path
-    cost + the cube's bound) one card at a time (:func:`raise_cube`), a task drawn when a
-    worker is free, until every open cube's bound reaches the best win (``incumbent``, from
-    the root's beams or a cube), a limit runs out, or Ctrl-C (``KeyboardInterrupt``
-    propagates). Fills ``answers`` in place: a cube's optimum, else its proven bound."""
+                  memory_limit_mb: int, mapper: Mapper, stats: dict[str, Any],
+                  top_down: bool = True, root: Game | None = None,
+                  root_win: list[Move] | None = None) -> tuple[list[Move], int] | None:
+    """The second phase of the bound-raising schedule (:func:`raise_cube`), the bottom-up and
+    top-down proof of :func:`solver.frontier.improve` spread over the cubes: tasks are drawn
+    when a worker is free, alternately bottom-up (the cube with the lowest proven bound,
+    path cost + its bound, raised up to the next cube's level in one table) and top-down
+    (the lowest cube not in flight asked for a win below the incumbent, on a node slice that
+    doubles each time it runs out). It ends when every open cube's bound reaches the best
+    win (``incumbent``, from the root's beams or a cube), a limit runs out, or Ctrl-C
+    (``KeyboardInterrupt`` propagates). ``top_down=False``: bottom-up tasks only; else the
+    first top-down task is the ``root``'s wide beams below the incumbent ``root_win``
+    (moves from the root), on half the time and nodes left, as in
+    :meth:`solver.exhaustive.Search.run`. Fills ``answers`` in place: a cube's best win with
+    its proven bound, else its proven bound. Returns the wide beams' win (moves, waste) if
+    it is cheaper than ``incumbent``, else ``None``."""
     lb = {i: 0 for i in open_ix}
-    state: dict[int, str] = {}  # cube → "flight" | "won" | "stalled"
-    drawn: list[int] = []
+    win: dict[int, CubeAnswer] = {}  # the best win found in each cube
+    top_slice = {i: TOP_SLICE for i in open_ix}
+    state: dict[int, str] = {}  # cube → "flight" | "done" | "stalled"
+    drawn: list[tuple[int, bool]] = []  # (cube, top-down) of each task drawn
     allotted: list[int] = []
     spent = reserved = 0
     best = incumbent
+    found: tuple[list[Move], int] | None = None
+
+    def level(j: int) -> int:
+        return all_cubes[j].cost + lb[j]
 
     def tasks() -> Iterator[dict | None]:
         nonlocal reserved
         while True:
             if deadline is not None and time.time() >= deadline:
                 return
-            cand = [i for i in open_ix
-                    if i not in state and all_cubes[i].cost + lb[i] < best]
+            cand = sorted((i for i in open_ix if i not in state and level(i) < best),
+                          key=lambda j: (level(j), all_cubes[j].cost, j))
             flying = sum(v == "flight" for v in state.values())
             n: int | None = None
             if node_limit is not None:
-                free = node_limit - spent - reserved
-                n = free // max(1, len(cand))
+                n = (node_limit - spent - reserved) // max(1, len(cand))
             if not cand or n == 0:
                 if not flying:
                     return
                 yield None  # nothing to start until a task in flight comes back
                 continue
-            i = min(cand, key=lambda j: (all_cubes[j].cost + lb[j], all_cubes[j].cost, j))
+            if top_down and root is not None and -1 not in state and len(drawn) % 2 == 1:
+                now = time.time()
+                half = None if n is None else max(1, n * len(cand) // 2)  # of the free nodes
+                state[-1] = "flight"
+                drawn.append((-1, True))
+                allotted.append(half or 0)
+                reserved += half or 0
+                yield {"game": root, "wide_beams": root_win, "node_limit": half,
+                       "deadline": None if deadline is None else now + (deadline - now) / 2}
+                continue
+            i = cand[0]
+            top = top_down and len(drawn) % 2 == 1
+            cost = all_cubes[i].cost
+            task: dict[str, Any] = {"game": all_cubes[i].game, "budget": lb[i],
+                                    "deadline": deadline, "memory_limit_mb": memory_limit_mb}
+            if top:
+                task["top"] = best - 1 - cost
+                n = top_slice[i] if n is None else min(n, top_slice[i])
+            else:  # up to the next cube's level, below the best win
+                nxt = level(cand[1]) if len(cand) > 1 else best - 1
+                task["ceiling"] = min(best - 1, nxt) - cost
+            task["node_limit"] = n
             state[i] = "flight"
-            drawn.append(i)
+            drawn.append((i, top))
             allotted.append(n or 0)
             reserved += n or 0
-            yield {"game": all_cubes[i].game, "budget": lb[i], "deadline": deadline,
-                   "node_limit": n, "memory_limit_mb": memory_limit_mb}
+            yield task
 
     try:
         for k, out in mapper(raise_cube, tasks()):
-            i = drawn[k]
+            i, top = drawn[k]
             a: CubeAnswer = out["answer"]
             spent += a.nodes
             reserved -= allotted[k]
             stats["solved"] += 1
             stats["nodes"] += a.nodes
             stats["cpu_seconds"] += out["cpu"]
+            if i == -1:  # the root's wide beams: once
+                state[-1] = "done"
+                if a.verdict == WIN and a.value is not None and a.value < best:
+                    best, found = a.value, (list(a.continuation), a.value)
+                if out["interrupted"]:
+                    raise KeyboardInterrupt
+                continue
+            raised = (a.bound or 0) > lb[i]
+            lb[i] = max(lb[i], a.bound or 0)
             if a.verdict == WIN and a.value is not None:
-                answers[i] = a
-                state[i] = "won"
+                if i not in win or a.value < (win[i].value or 0):
+                    win[i] = a
                 best = min(best, all_cubes[i].cost + a.value)
+            if i in win and (win[i].value or 0) <= lb[i]:
+                state[i] = "done"  # the cube's optimum
+            elif top and out["ran_out"]:
+                top_slice[i] *= 2
+                del state[i]
+            elif out["ran_out"] and not raised:
+                state[i] = "stalled"  # a limit ran out at this bound
             else:
-                raised = (a.bound or 0) > lb[i]
-                lb[i] = max(lb[i], a.bound or 0)
-                if raised:
-                    del state[i]
-                else:
-                    state[i] = "stalled"  # a limit ran out at this bound
+                del state[i]
             if out["interrupted"]:
                 raise KeyboardInterrupt
     finally:
         for i in open_ix:
-            if answers[i] is None:
+            if i in win:
+                w = win[i]
+                answers[i] = CubeAnswer(WIN, w.value, (w.value or 0) <= lb[i],
+                                        min(lb[i], w.value or 0), w.continuation, w.nodes)
+            else:
                 answers[i] = CubeAnswer(UNKNOWN, bound=lb[i])
+    return found
 
 
 def sequential_mapper(fn: Callable[[dict], dict], tasks: Iterable[dict | None]
@@ -396,7 +484,8 @@ def merge(objective: str, cubes: Sequence[Cube], answers: Sequence[CubeAnswer | 
 def solve_cubes(start: Deal | Game, objective: str = "none", cubes: int = 8,
                 time_limit: float | None = None, node_limit: int | None = None,
                 memory_limit_mb: int = 1024, mapper: Mapper | None = None,
-                max_plies: int = 8, raise_bounds: bool = True) -> SolveResult:
+                max_plies: int = 8, raise_bounds: bool = True,
+                top_down: bool = True) -> SolveResult:
     """Decide ``start`` (a deal or a fully known position) by cube-and-conquer (see the module
     docstring). ``objective``: ``none`` | ``waste``; ``cubes``: how many open cubes the split
     aims at; ``time_limit`` (s) one deadline for the whole answer (the split included: no
@@ -430,7 +519,15 @@ def solve_cubes(start: Deal | Game, objective: str = "none", cubes: int = 8,
     deadline = time.time() + time_limit if time_limit is not None else None  # wall clock: workers share it
     stats: dict[str, Any] = {"cubes": 0, "open": 0, "solved": 0, "capped": 0,
                              "nodes": 0, "cpu_seconds": 0.0, "interrupted": False}
+    beam: tuple[list[Move], int] | None = None
     try:
+        if objective == "waste" and raise_bounds and not root_game(start).is_over():
+            # first, so that the split cannot take the time the incumbent needs
+            moves, value, nodes = root_beams(start, deadline,
+                                             None if node_limit is None else node_limit // 2)
+            stats["nodes"] += nodes
+            if moves is not None and value is not None:
+                beam = (moves, value)
         all_cubes = split(start, cubes, max_plies, deadline)
     except KeyboardInterrupt:
         all_cubes = []
@@ -442,22 +539,19 @@ def solve_cubes(start: Deal | Game, objective: str = "none", cubes: int = 8,
     if objective == "waste":
         won = [c.cost for c in all_cubes if c.status == WIN]
         incumbent = min(won) if won else None
-    beam: tuple[list[Move], int] | None = None
-    if objective == "waste" and raise_bounds and open_ix and not stats["interrupted"]:
-        moves, value, nodes = root_beams(start, deadline,
-                                         None if node_limit is None else node_limit // 2)
-        stats["nodes"] += nodes
-        if moves is not None and value is not None:
-            beam = (moves, value)
-            incumbent = value if incumbent is None else min(incumbent, value)
+    if beam is not None:
+        incumbent = beam[1] if incumbent is None else min(incumbent, beam[1])
     raising = objective == "waste" and raise_bounds and incumbent is not None
     stats["schedule"] = "raise" if raising else "solve"
     if raising and open_ix and not stats["interrupted"]:
         assert incumbent is not None
         try:
-            _raise_bounds(all_cubes, open_ix, answers, incumbent, deadline,
-                          None if node_limit is None else node_limit - stats["nodes"],
-                          memory_limit_mb, mapper or sequential_mapper, stats)
+            wide = _raise_bounds(all_cubes, open_ix, answers, incumbent, deadline,
+                                 None if node_limit is None else node_limit - stats["nodes"],
+                                 memory_limit_mb, mapper or sequential_mapper, stats, top_down,
+                                 root_game(start), None if beam is None else beam[0])
+            if wide is not None:
+                beam = wide
         except KeyboardInterrupt:
             stats["interrupted"] = True
     left = None if node_limit is None else node_limit - stats["nodes"]  # after the beams
@@ -566,6 +660,6 @@ def _settled(cubes: Sequence[Cube], answers: Sequence[CubeAnswer | None], incumb
                for c, a in zip(cubes, answers, strict=True))
 
 
-__all__ = ["Cube", "CubeAnswer", "Mapper", "merge", "raise_cube", "root_beams", "root_bound",
+__all__ = ["TOP_SLICE", "Cube", "CubeAnswer", "Mapper", "merge", "raise_cube", "root_beams", "root_bound",
            "root_game", "sequential_mapper", "solve_below", "solve_cube", "solve_cubes",
            "split"]
