@@ -27,9 +27,12 @@ from benchmarks.frontier import LADDER, _rules
 from benchmarks.waste_ladder import RUNGS
 
 #: ``cubes-W``: W Dask workers, the default schedule (objective ``waste``: raise the bounds);
-#: ``cubes-W-solve``: each cube solved (``raise_bounds=False``; the same as ``cubes-W`` for
-#: objective ``none``, so run for ``waste`` only)
-CONFIGS = ("plain", "cubes-1", "cubes-2", "cubes-1-solve", "cubes-2-solve")
+#: ``cubes-W-solve``: each cube solved (``raise_bounds=False``); these and the two below are
+#: the same as ``cubes-W`` for objective ``none``, so run for ``waste`` only
+#: ``cubes-W-top``: top-down DFS tasks on (off by default); ``cubes-W-bottom``: bottom-up
+#: tasks only (the root's wide beams off too)
+CONFIGS = ("plain", "cubes-1", "cubes-2", "cubes-1-solve", "cubes-2-solve", "cubes-1-top",
+           "cubes-2-top", "cubes-1-bottom", "cubes-2-bottom")
 
 
 def run_one(rules_text: str, seed: int, objective: str, config: str, seconds: float,
@@ -50,7 +53,9 @@ def run_one(rules_text: str, seed: int, objective: str, config: str, seconds: fl
     else:
         res = solve_cubes(deal, objective, cubes, time_limit=seconds, memory_limit_mb=512,
                           mapper=dask_mapper(workers=int(config.split("-")[1])),
-                          raise_bounds=not config.endswith("-solve"))
+                          raise_bounds=not config.endswith("-solve"),
+                          top_down=config.endswith("-top"),
+                          wide_beams=not config.endswith("-bottom"))
         worker_cpu = float(res.stats.get("cpu_seconds", 0.0))
     wall = time.monotonic() - t
     cpu = time.process_time() - c + worker_cpu
@@ -102,8 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     jobs += [(LADDER[4], int(s), "none") for s in a.loss_seeds.split(",") if s]
     for rules_text, seed, objective in jobs:
         for config in CONFIGS:
-            if config not in a.configs.split(",") or (objective == "none"
-                                                      and config.endswith("-solve")):
+            if config not in a.configs.split(",") or (objective == "none" and config.count("-") > 1):
                 continue
             if (rules_text, seed, config) in done:
                 continue

@@ -318,7 +318,7 @@ TOP_SLICE = 4096
 def _raise_bounds(all_cubes: list[Cube], open_ix: list[int], answers: list[CubeAnswer | None],
                   incumbent: int, deadline: float | None, node_limit: int | None,
                   memory_limit_mb: int, mapper: Mapper, stats: dict[str, Any],
-                  top_down: bool = True, root: Game | None = None,
+                  top_down: bool = False, wide_beams: bool = True, root: Game | None = None,
                   root_win: list[Move] | None = None) -> tuple[list[Move], int] | None:
     """The second phase of the bound-raising schedule (:func:`raise_cube`), the bottom-up and
     top-down proof of :func:`solver.frontier.improve` spread over the cubes: tasks are drawn
@@ -327,9 +327,9 @@ def _raise_bounds(all_cubes: list[Cube], open_ix: list[int], answers: list[CubeA
     (the lowest cube not in flight asked for a win below the incumbent, on a node slice that
     doubles each time it runs out). It ends when every open cube's bound reaches the best
     win (``incumbent``, from the root's beams or a cube), a limit runs out, or Ctrl-C
-    (``KeyboardInterrupt`` propagates). ``top_down=False``: bottom-up tasks only; else the
-    first top-down task is the ``root``'s wide beams below the incumbent ``root_win``
-    (moves from the root), on half the time and nodes left, as in
+    (``KeyboardInterrupt`` propagates). ``top_down=False``: no top-down DFS tasks.
+    ``wide_beams``: the second task drawn is the ``root``'s wide beams below the incumbent
+    ``root_win`` (moves from the root), on half the time and nodes left, as in
     :meth:`solver.exhaustive.Search.run`. Fills ``answers`` in place: a cube's best win with
     its proven bound, else its proven bound. Returns the wide beams' win (moves, waste) if
     it is cheaper than ``incumbent``, else ``None``."""
@@ -362,7 +362,7 @@ def _raise_bounds(all_cubes: list[Cube], open_ix: list[int], answers: list[CubeA
                     return
                 yield None  # nothing to start until a task in flight comes back
                 continue
-            if top_down and root is not None and -1 not in state and len(drawn) % 2 == 1:
+            if wide_beams and root is not None and -1 not in state and len(drawn) == 1:
                 now = time.time()
                 half = None if n is None else max(1, n * len(cand) // 2)  # of the free nodes
                 state[-1] = "flight"
@@ -485,7 +485,7 @@ def solve_cubes(start: Deal | Game, objective: str = "none", cubes: int = 8,
                 time_limit: float | None = None, node_limit: int | None = None,
                 memory_limit_mb: int = 1024, mapper: Mapper | None = None,
                 max_plies: int = 8, raise_bounds: bool = True,
-                top_down: bool = True) -> SolveResult:
+                top_down: bool = False, wide_beams: bool = True) -> SolveResult:
     """Decide ``start`` (a deal or a fully known position) by cube-and-conquer (see the module
     docstring). ``objective``: ``none`` | ``waste``; ``cubes``: how many open cubes the split
     aims at; ``time_limit`` (s) one deadline for the whole answer (the split included: no
@@ -496,9 +496,13 @@ def solve_cubes(start: Deal | Game, objective: str = "none", cubes: int = 8,
     Objective ``waste``, two schedules:
 
     * ``raise_bounds`` (the default, when the root's beams or the split find a win): the
-      root's beams give the incumbent (:func:`root_beams`, on at most half the node limit), then the lowest proven bound
-      over the cubes is raised one card at a time (:func:`raise_cube`), so that every worker
-      works where the merged bound is, and a cube's first win is its optimum;
+      root's beams give the incumbent (:func:`root_beams`, on at most half the node limit),
+      then the lowest proven bound over the cubes is raised one card at a time
+      (:func:`raise_cube`), so that every worker works where the merged bound is, and a
+      cube's first bottom-up win is its optimum. Switches: ``wide_beams`` (on by default: the
+      root's wide beams as one task, on half the time left) and ``top_down`` (off by
+      default, measured to add nothing: every other task asks the lowest cube for a win
+      below the incumbent, on a node slice that doubles);
     * otherwise (no win known, or ``raise_bounds=False``): each cube is solved
       (:func:`solve_cube`), cheapest path first; a cube started once a win is known looks
       only for a cheaper win (:func:`solve_below`).
@@ -548,7 +552,8 @@ def solve_cubes(start: Deal | Game, objective: str = "none", cubes: int = 8,
         try:
             wide = _raise_bounds(all_cubes, open_ix, answers, incumbent, deadline,
                                  None if node_limit is None else node_limit - stats["nodes"],
-                                 memory_limit_mb, mapper or sequential_mapper, stats, top_down,
+                                 memory_limit_mb, mapper or sequential_mapper, stats,
+                                 top_down, wide_beams,
                                  root_game(start), None if beam is None else beam[0])
             if wide is not None:
                 beam = wide

@@ -37,14 +37,15 @@ FAST = settings(max_examples=examples(40), deadline=None,
 @FAST
 @given(deal=tiny_games(), steps=st.integers(0, 8), seed=st.integers(0, 2**16),
        objective=st.sampled_from(["none", "waste"]), cubes=st.integers(1, 12),
-       raise_bounds=st.booleans())
+       raise_bounds=st.booleans(), top_down=st.booleans(), wide_beams=st.booleans())
 def test_cubes_answer_is_the_reference_on_tiny_positions(deal, steps, seed, objective, cubes,
-                                                         raise_bounds):
+                                                         raise_bounds, top_down, wide_beams):
     game = random_position(deal, random.Random(seed), steps)
     if game.is_over():
         return
     want, value = reference_solve(game, objective)
-    res = solve_cubes(game, objective, cubes, raise_bounds=raise_bounds)
+    res = solve_cubes(game, objective, cubes, raise_bounds=raise_bounds, top_down=top_down,
+                      wide_beams=wide_beams)
     assert res.verdict == want
     if want == WIN:
         assert replay(res.plan.start, res.plan.moves).outcome == WIN
