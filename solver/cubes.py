@@ -244,14 +244,11 @@ def raise_cube(task: dict) -> dict:
                 "ran_out": ran_out}
 
     if "wide_beams" in task:  # the root's wide beams: a win cheaper than the incumbent
-        try:
-            moves, value, nodes = root_beams(task["game"], task["deadline"], task["node_limit"],
-                                             True, task["wide_beams"])
-        except KeyboardInterrupt:
-            return out(CubeAnswer(UNKNOWN), interrupted=True)
+        moves, value, nodes, stopped = root_beams(task["game"], task["deadline"],
+                                                  task["node_limit"], True, task["wide_beams"])
         if moves is None:
-            return out(CubeAnswer(UNKNOWN, nodes=nodes))
-        return out(CubeAnswer(WIN, value, False, 0, moves, nodes))
+            return out(CubeAnswer(UNKNOWN, nodes=nodes), interrupted=stopped)
+        return out(CubeAnswer(WIN, value, False, 0, moves, nodes), interrupted=stopped)
 
     left = None if task["deadline"] is None else task["deadline"] - time.time()
     if left is not None and left <= 0:
@@ -284,30 +281,34 @@ def raise_cube(task: dict) -> dict:
 
 def root_beams(start: Deal | Game, deadline: float | None, node_limit: int | None,
                wide: bool = False, best: list[Move] | None = None
-               ) -> tuple[list[Move] | None, int | None, int]:
+               ) -> tuple[list[Move] | None, int | None, int, bool]:
     """The search's beams from the root, within ``deadline`` (epoch seconds) and
     ``node_limit``: the default beams (:data:`solver.beam.DEFAULT_BEAM_SCHEDULE`: the
     bound-raising schedule's first phase), or the wide ones (``wide``:
     :data:`solver.beam.WIDE_BEAM_SCHEDULE`, a task of its second phase) looking for a win
     cheaper than ``best`` (moves from the root). Returns (the best win's moves or ``None``,
-    its waste or ``None``, nodes spent); a limit that runs out keeps the wins found."""
+    its waste or ``None``, nodes spent, whether Ctrl-C stopped it); a limit or Ctrl-C that
+    stops the beams keeps the wins found."""
     from solver.beam import DEFAULT_BEAM_SCHEDULE, WIDE_BEAM_SCHEDULE
     from solver.exhaustive import Search
     from solver.state import Switches
 
     left = None if deadline is None else deadline - time.time()
     if (left is not None and left <= 0) or node_limit == 0:
-        return None, None, 0
+        return None, None, 0, False
     s = Search(root_game(start), "waste", Switches(table_size=1 << 16),
                None if left is None else time.monotonic() + left, node_limit)
-    line = s.beams(WIDE_BEAM_SCHEDULE if wide else DEFAULT_BEAM_SCHEDULE,
-                   None if best is None else s.from_moves(best))
+    try:
+        line = s.beams(WIDE_BEAM_SCHEDULE if wide else DEFAULT_BEAM_SCHEDULE,
+                       None if best is None else s.from_moves(best))
+    except KeyboardInterrupt:
+        line, s.interrupted = None, True
     if line is not None and best is not None and s.line_cost(line) >= s.line_cost(
             s.from_moves(best)):
         line = None  # nothing cheaper than the incumbent given
     if line is None:
-        return None, None, s.nodes
-    return s.to_moves(line), s.line_cost(line), s.nodes
+        return None, None, s.nodes, s.interrupted
+    return s.to_moves(line), s.line_cost(line), s.nodes, s.interrupted
 
 
 #: Nodes of a cube's first top-down slice in the bound-raising schedule; a slice that runs
@@ -322,17 +323,19 @@ def _raise_bounds(all_cubes: list[Cube], open_ix: list[int], answers: list[CubeA
                   root_win: list[Move] | None = None) -> tuple[list[Move], int] | None:
     """The second phase of the bound-raising schedule (:func:`raise_cube`), the bottom-up and
     top-down proof of :func:`solver.frontier.improve` spread over the cubes: tasks are drawn
-    when a worker is free, alternately bottom-up (the cube with the lowest proven bound,
-    path cost + its bound, raised up to the next cube's level in one table) and top-down
-    (the lowest cube not in flight asked for a win below the incumbent, on a node slice that
-    doubles each time it runs out). It ends when every open cube's bound reaches the best
-    win (``incumbent``, from the root's beams or a cube), a limit runs out, or Ctrl-C
-    (``KeyboardInterrupt`` propagates). ``top_down=False``: no top-down DFS tasks.
-    ``wide_beams``: the second task drawn is the ``root``'s wide beams below the incumbent
+    when a worker is free. A bottom-up task raises the cube with the lowest proven bound
+    (path cost + its bound) up to the next cube's level in one table; with ``top_down``,
+    every other task is top-down instead (the lowest cube not in flight asked for a win
+    below the incumbent, on a node slice that doubles each time it runs out); with
+    ``wide_beams``, the second task drawn is the ``root``'s wide beams below the incumbent
     ``root_win`` (moves from the root), on half the time and nodes left, as in
-    :meth:`solver.exhaustive.Search.run`. Fills ``answers`` in place: a cube's best win with
-    its proven bound, else its proven bound. Returns the wide beams' win (moves, waste) if
-    it is cheaper than ``incumbent``, else ``None``."""
+    :meth:`solver.exhaustive.Search.run`. It ends when every open cube's bound reaches the
+    best win (``incumbent``, from the root's beams or a cube), a limit runs out, or Ctrl-C
+    (``stats["interrupted"]``; what finished is kept, the wide beams' win included).
+
+    Fills ``answers`` in place: a cube's best win with its proven bound, else its proven
+    bound. Returns the wide beams' win (moves, waste) if it is cheaper than ``incumbent``,
+    else ``None``."""
     lb = {i: 0 for i in open_ix}
     win: dict[int, CubeAnswer] = {}  # the best win found in each cube
     top_slice = {i: TOP_SLICE for i in open_ix}
@@ -423,6 +426,8 @@ def _raise_bounds(all_cubes: list[Cube], open_ix: list[int], answers: list[CubeA
                 del state[i]
             if out["interrupted"]:
                 raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        stats["interrupted"] = True
     finally:
         for i in open_ix:
             if i in win:
@@ -471,8 +476,10 @@ def merge(objective: str, cubes: Sequence[Cube], answers: Sequence[CubeAnswer | 
         if val is not None and (best_val is None or val < best_val):
             best, best_val = i, val
         lower = lb if lower is None else min(lower, lb)
-    if all_lost:
+    if all_lost and cubes:
         return LOSS, None, None, True, None
+    if all_lost:  # no cube at all proves nothing
+        return UNKNOWN, None, None, False, None
     if best is None:
         return UNKNOWN, None, None, False, lower if objective == "waste" else None
     if objective != "waste":
@@ -515,26 +522,34 @@ def solve_cubes(start: Deal | Game, objective: str = "none", cubes: int = 8,
     finished cubes proved (and marks ``stats["interrupted"]``). With more than one worker
     the cubes finish in an order the clock decides, so the node counts, and which of two
     equally cheap wins is shown, may differ between runs; the verdict of a finished proof
-    and the optimum do not. Raises ``ValueError`` for objective ``turns`` or a bad
-    ``cubes``."""
+    and the optimum do not. Raises ``ValueError`` for objective ``turns``, ``cubes`` < 1,
+    ``max_plies`` < 0 or ``node_limit`` < 0."""
     if objective not in OBJECTIVES or objective == "turns":
         raise ValueError(f"cubes solve objective none or waste, not {objective!r}")
+    if cubes < 1 or max_plies < 0 or (node_limit is not None and node_limit < 0):
+        raise ValueError(f"cubes must be ≥ 1, max_plies and node_limit ≥ 0, not {cubes}, "
+                         f"{max_plies}, {node_limit}")
     t0 = time.monotonic()
     deadline = time.time() + time_limit if time_limit is not None else None  # wall clock: workers share it
     stats: dict[str, Any] = {"cubes": 0, "open": 0, "solved": 0, "capped": 0,
                              "nodes": 0, "cpu_seconds": 0.0, "interrupted": False}
     beam: tuple[list[Move], int] | None = None
+    root = root_game(start)
+    # interrupted before the split ends: the root is the one open cube (never "every cube
+    # lost" over no cubes)
+    all_cubes = [Cube([], root.copy(), 0, _closed(root))]
     try:
-        if objective == "waste" and raise_bounds and not root_game(start).is_over():
+        if objective == "waste" and raise_bounds and not root.is_over():
             # first, so that the split cannot take the time the incumbent needs
-            moves, value, nodes = root_beams(start, deadline,
-                                             None if node_limit is None else node_limit // 2)
+            moves, value, nodes, stopped = root_beams(
+                start, deadline, None if node_limit is None else node_limit // 2)
             stats["nodes"] += nodes
             if moves is not None and value is not None:
                 beam = (moves, value)
+            if stopped:
+                raise KeyboardInterrupt
         all_cubes = split(start, cubes, max_plies, deadline)
     except KeyboardInterrupt:
-        all_cubes = []
         stats["interrupted"] = True
     open_ix = [i for i, c in enumerate(all_cubes) if c.status == "open"]
     answers: list[CubeAnswer | None] = [None] * len(all_cubes)

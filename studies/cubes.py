@@ -4,11 +4,16 @@
 cluster by ``scheduler`` address, started and closed as :mod:`studies.runner` does."""
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from studies.runner import RunnerError, _close, _local_cluster, _remote_client
+
+#: Seconds a mapper waits past the tasks' deadline for a result before it gives up on the
+#: rest (each task stops itself at the deadline; this covers a cluster with no worker).
+GRACE = 5.0
 
 
 def dask_mapper(workers: int | None = None, scheduler: str | None = None
@@ -16,8 +21,8 @@ def dask_mapper(workers: int | None = None, scheduler: str | None = None
     """A mapper (:data:`solver.cubes.Mapper`) on Dask: keeps one task a worker thread in
     flight, draws the next when one finishes, and yields ``(k, result)`` as each finishes
     (``k``: the task's place in the order drawn); the cluster starts on the first call and
-    closes when the iteration ends (also on Ctrl-C or an early stop, cancelling the
-    unfinished tasks).
+    closes when the iteration ends (also on Ctrl-C, an early stop, or no result by the tasks'
+    ``"deadline"`` + :data:`GRACE`, cancelling the unfinished tasks).
 
     Raises :class:`studies.runner.RunnerError` for both ``workers`` and ``scheduler``, a
     ``workers`` < 1, or a cluster that cannot be started or reached."""
@@ -35,11 +40,11 @@ def dask_mapper(workers: int | None = None, scheduler: str | None = None
         pending: dict[str, tuple[int, Any]] = {}
         try:
             source = iter(tasks)
-            done = as_completed()
             tag = uuid.uuid4().hex
             drawn = 0
-
             slots = max(1, sum(client.nthreads().values()))
+            done: Any = None
+            deadline: list[float | None] = []  # the first task's (epoch s), shared by all
 
             def fill() -> None:
                 """Draw tasks until every worker thread has one or the source has none
@@ -49,18 +54,31 @@ def dask_mapper(workers: int | None = None, scheduler: str | None = None
                     task = next(source, None)
                     if task is None:
                         return
+                    if not deadline:
+                        deadline.append(task.get("deadline"))
                     fut = client.submit(fn, task, key=f"cube-{drawn}-{tag}", pure=False)
                     pending[fut.key] = (drawn, fut)
-                    done.add(fut)
+                    if done is not None:
+                        done.add(fut)
                     drawn += 1
 
             # one task a worker thread: the next is drawn when one finishes, so that it sees
             # the incumbent, the bounds and the deadline as they are then
             fill()
-            for fut in done:
-                k, _ = pending.pop(fut.key)
-                yield k, fut.result()
-                fill()
+            if not pending:
+                return
+            # a cluster with no worker, or one that stopped answering, must not outlast the
+            # answer's deadline: wait at most until it (plus GRACE) for the next result
+            end = deadline[0]
+            done = as_completed([f for _, f in pending.values()], timeout=None if end is None
+                                else max(0.0, end - time.time()) + GRACE)
+            try:
+                for fut in done:
+                    k, _ = pending.pop(fut.key)
+                    yield k, fut.result()
+                    fill()
+            except TimeoutError:
+                return  # what finished is kept; the rest is cancelled below
         finally:
             for _, f in pending.values():
                 f.cancel()
@@ -69,4 +87,4 @@ def dask_mapper(workers: int | None = None, scheduler: str | None = None
     return mapper
 
 
-__all__ = ["dask_mapper"]
+__all__ = ["GRACE", "dask_mapper"]

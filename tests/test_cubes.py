@@ -224,3 +224,49 @@ def test_cubes_on_a_dask_local_cluster_give_the_sequential_answer():
     assert dask.stats["schedule"] == seq.stats["schedule"] == "raise"
     assert dask.verdict == seq.verdict == WIN and dask.optimal and seq.optimal
     assert dask.value == seq.value
+
+
+def test_ctrl_c_before_the_split_ends_is_never_a_loss(monkeypatch):
+    import solver.cubes as cubes_mod
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cubes_mod, "split", interrupted)
+    deal = Deal.from_seed(1, 1, RuleSet.from_options(["rows=4"]))  # a won deal
+    res = solve_cubes(deal, "none", 50)
+    assert res.verdict == UNKNOWN and res.stats["interrupted"]
+    res = solve_cubes(deal, "waste", 50)  # the root's beams won before Ctrl-C
+    assert res.verdict == WIN and res.stats["interrupted"] and res.stats["solved"] == 0
+    assert res.bound == root_bound(deal)
+
+
+def test_ctrl_c_in_the_root_beams_stops_the_solve(monkeypatch):
+    import solver.cubes as cubes_mod
+
+    monkeypatch.setattr(cubes_mod, "root_beams", lambda *a, **k: (None, None, 7, True))
+    res = solve_cubes(Deal.from_seed(1, 1, RuleSet.from_options(["rows=4"])), "waste", 8)
+    assert res.verdict == UNKNOWN and res.stats["interrupted"]
+    assert res.stats["solved"] == 0 and res.stats["nodes"] == 7
+
+
+def test_no_cube_proves_nothing_and_bad_limits_are_refused_first():
+    assert merge("none", [], [])[0] == UNKNOWN
+    deal = Deal.from_seed(1, 1, RuleSet.from_options(["rows=4"]))
+    for kwargs in ({"node_limit": -1}, {"max_plies": -1}, {"cubes": 0}):
+        with pytest.raises(ValueError):
+            solve_cubes(deal, "waste", **{"cubes": 4, **kwargs})
+
+
+@pytest.mark.slow
+def test_a_cluster_without_workers_gives_up_at_the_deadline(monkeypatch):
+    from distributed import LocalCluster
+
+    import studies.cubes as dask_cubes
+
+    monkeypatch.setattr(dask_cubes, "GRACE", 0.5)
+    with LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
+        mapper = dask_cubes.dask_mapper(scheduler=cluster.scheduler_address)
+        deal = Deal.from_seed(1, 1, RuleSet.from_options(["rows=4"]))
+        res = solve_cubes(deal, "waste", 6, time_limit=1.0, mapper=mapper)
+    assert res.verdict == WIN and res.stats["solved"] == 0  # the root's beams' win, kept
