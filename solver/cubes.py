@@ -270,7 +270,7 @@ def raise_cube(task: dict) -> dict:
                     raise AssertionError(f"a win of waste {v} below the proven bound {b}")
                 return out(CubeAnswer(WIN, v, v <= b, b, s.to_moves(s.win_line), s.nodes))
             b = max(budget + 1, b)
-            if top is not None or b > task.get("ceiling", b - 1):
+            if top is not None or b > task.get("ceiling", -1):  # no ceiling: one budget
                 return out(CubeAnswer(UNKNOWN, bound=b, nodes=s.nodes))
             budget = b
     except Stop:
@@ -542,13 +542,13 @@ def solve_cubes(start: Deal | Game, objective: str = "none", cubes: int = 8,
         if objective == "waste" and raise_bounds and not root.is_over():
             # first, so that the split cannot take the time the incumbent needs
             moves, value, nodes, stopped = root_beams(
-                start, deadline, None if node_limit is None else node_limit // 2)
+                root, deadline, None if node_limit is None else node_limit // 2)
             stats["nodes"] += nodes
             if moves is not None and value is not None:
                 beam = (moves, value)
             if stopped:
                 raise KeyboardInterrupt
-        all_cubes = split(start, cubes, max_plies, deadline)
+        all_cubes = split(root, cubes, max_plies, deadline)
     except KeyboardInterrupt:
         stats["interrupted"] = True
     open_ix = [i for i, c in enumerate(all_cubes) if c.status == "open"]
@@ -562,65 +562,17 @@ def solve_cubes(start: Deal | Game, objective: str = "none", cubes: int = 8,
         incumbent = beam[1] if incumbent is None else min(incumbent, beam[1])
     raising = objective == "waste" and raise_bounds and incumbent is not None
     stats["schedule"] = "raise" if raising else "solve"
+    left = None if node_limit is None else node_limit - stats["nodes"]  # after the beams
     if raising and open_ix and not stats["interrupted"]:
         assert incumbent is not None
-        try:
-            wide = _raise_bounds(all_cubes, open_ix, answers, incumbent, deadline,
-                                 None if node_limit is None else node_limit - stats["nodes"],
-                                 memory_limit_mb, mapper or sequential_mapper, stats,
-                                 top_down, wide_beams,
-                                 root_game(start), None if beam is None else beam[0])
-            if wide is not None:
-                beam = wide
-        except KeyboardInterrupt:
-            stats["interrupted"] = True
-    left = None if node_limit is None else node_limit - stats["nodes"]  # after the beams
-    per_cube = None if left is None else max(1, left // max(1, len(open_ix)))
-    if left is not None and per_cube is not None and per_cube * len(open_ix) > left:
-        per_cube = 0  # more cubes than nodes: nothing can be searched within the limit
-    # cheapest paths first: their wins are the likeliest incumbents
-    order = sorted(open_ix, key=lambda i: all_cubes[i].cost)
-    drawn: list[int] = []  # the cube of each task drawn, in the order drawn
-
-    def tasks() -> Iterator[dict]:
-        for i in order:
-            if deadline is not None and time.time() >= deadline:
-                return  # no cube is started after the deadline
-            cap = None
-            if objective == "waste" and incumbent is not None:
-                if all_cubes[i].cost >= incumbent:
-                    continue  # closed below without a search
-                cap = incumbent - all_cubes[i].cost
-                stats["capped"] += 1
-            drawn.append(i)
-            yield {"game": all_cubes[i].game, "objective": objective, "deadline": deadline,
-                   "node_limit": per_cube, "memory_limit_mb": memory_limit_mb, "cap": cap}
-
-    if per_cube != 0 and not stats["interrupted"] and not raising:
-        try:
-            for k, out in (mapper or sequential_mapper)(solve_cube, tasks()):
-                i = drawn[k]
-                a: CubeAnswer = out["answer"]
-                answers[i] = a
-                stats["solved"] += 1
-                stats["nodes"] += a.nodes
-                stats["cpu_seconds"] += out["cpu"]
-                if out["interrupted"]:
-                    raise KeyboardInterrupt
-                if objective == "none" and a.verdict == WIN:
-                    break  # a win needs one cube
-                if a.verdict == WIN and a.value is not None:
-                    v = all_cubes[i].cost + a.value
-                    incumbent = v if incumbent is None else min(incumbent, v)
-                if objective == "waste" and incumbent is not None and _settled(
-                        all_cubes, answers, incumbent):
-                    break
-        except KeyboardInterrupt:
-            stats["interrupted"] = True
-    if objective == "waste" and incumbent is not None:
-        for i in open_ix:  # path cost alone reaches the incumbent: no better win below it
-            if answers[i] is None and all_cubes[i].cost >= incumbent:
-                answers[i] = CubeAnswer(UNKNOWN, bound=incumbent - all_cubes[i].cost)
+        wide = _raise_bounds(all_cubes, open_ix, answers, incumbent, deadline, left,
+                             memory_limit_mb, mapper or sequential_mapper, stats, top_down,
+                             wide_beams, root, None if beam is None else beam[0])
+        if wide is not None:
+            beam = wide
+    elif not raising and open_ix and not stats["interrupted"]:
+        _solve_each(all_cubes, open_ix, answers, objective, incumbent, deadline, left,
+                    memory_limit_mb, mapper or sequential_mapper, stats)
     verdict, best, value, optimal, bound = merge(objective, all_cubes, answers)
     from_root: list[Move] | None = None
     if beam is not None and (value is None or beam[1] < value):
@@ -632,7 +584,7 @@ def solve_cubes(start: Deal | Game, objective: str = "none", cubes: int = 8,
         optimal = bound is not None and value <= bound
         bound = value if bound is None else min(bound, value)
     if objective == "waste" and verdict != LOSS:
-        root_lb = root_bound(start)
+        root_lb = root_bound(root)
         bound = root_lb if bound is None else max(bound, root_lb)
         if value is not None and value <= bound:
             optimal, bound = True, value
@@ -671,6 +623,65 @@ def root_bound(start: Deal | Game) -> int:
 
     s = Search(root_game(start), "waste", Switches(table_size=1024), None, 0)
     return s.root_bound()
+
+
+def _solve_each(all_cubes: list[Cube], open_ix: list[int], answers: list[CubeAnswer | None],
+                objective: str, incumbent: int | None, deadline: float | None,
+                node_limit: int | None, memory_limit_mb: int, mapper: Mapper,
+                stats: dict[str, Any]) -> None:
+    """The solve-each schedule (objective ``none``; ``waste`` with no win known, or
+    ``raise_bounds=False``): each open cube solved by :func:`solve_cube`, cheapest path
+    first, ``node_limit`` shared out evenly; with objective ``waste`` a cube drawn once a win
+    is known looks only for a cheaper one, and a cube whose path cost alone reaches the
+    incumbent is closed without a search. Stops at the first win (``none``), once no open
+    cube can hold a cheaper win (``waste``), at the deadline or on Ctrl-C
+    (``stats["interrupted"]``). Fills ``answers`` in place."""
+    per_cube = None if node_limit is None else max(1, node_limit // max(1, len(open_ix)))
+    if node_limit is not None and per_cube is not None and per_cube * len(open_ix) > node_limit:
+        per_cube = 0  # more cubes than nodes: nothing can be searched within the limit
+    # cheapest paths first: their wins are the likeliest incumbents
+    order = sorted(open_ix, key=lambda i: all_cubes[i].cost)
+    drawn: list[int] = []  # the cube of each task drawn, in the order drawn
+
+    def tasks() -> Iterator[dict]:
+        for i in order:
+            if deadline is not None and time.time() >= deadline:
+                return  # no cube is started after the deadline
+            cap = None
+            if objective == "waste" and incumbent is not None:
+                if all_cubes[i].cost >= incumbent:
+                    continue  # closed below without a search
+                cap = incumbent - all_cubes[i].cost
+                stats["capped"] += 1
+            drawn.append(i)
+            yield {"game": all_cubes[i].game, "objective": objective, "deadline": deadline,
+                   "node_limit": per_cube, "memory_limit_mb": memory_limit_mb, "cap": cap}
+
+    if per_cube != 0:
+        try:
+            for k, out in mapper(solve_cube, tasks()):
+                i = drawn[k]
+                a: CubeAnswer = out["answer"]
+                answers[i] = a
+                stats["solved"] += 1
+                stats["nodes"] += a.nodes
+                stats["cpu_seconds"] += out["cpu"]
+                if out["interrupted"]:
+                    raise KeyboardInterrupt
+                if objective == "none" and a.verdict == WIN:
+                    break  # a win needs one cube
+                if a.verdict == WIN and a.value is not None:
+                    v = all_cubes[i].cost + a.value
+                    incumbent = v if incumbent is None else min(incumbent, v)
+                if objective == "waste" and incumbent is not None and _settled(
+                        all_cubes, answers, incumbent):
+                    break
+        except KeyboardInterrupt:
+            stats["interrupted"] = True
+    if objective == "waste" and incumbent is not None:
+        for i in open_ix:  # path cost alone reaches the incumbent: no better win below it
+            if answers[i] is None and all_cubes[i].cost >= incumbent:
+                answers[i] = CubeAnswer(UNKNOWN, bound=incumbent - all_cubes[i].cost)
 
 
 def _settled(cubes: Sequence[Cube], answers: Sequence[CubeAnswer | None], incumbent: int
