@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.frontier import LADDER, _rules
+from benchmarks.journal import append_row, read_rows
+from benchmarks.solve import write_whole
 from benchmarks.waste_ladder import RUNGS
 
 #: ``cubes-W``: W Dask workers, the default schedule (objective ``waste``: raise the bounds);
@@ -100,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     path = out / "rows.jsonl"
-    rows = [json.loads(x) for x in path.read_text().splitlines() if x.strip()] if path.exists() else []
+    rows = read_rows(path)
     done = {(r["rules"], r["seed"], r["config"]) for r in rows}
     rungs = [int(k) for k in a.rungs.split(",") if k]
     jobs = [(RUNGS[k] + ",hand_size=5", s, "waste") for k in rungs for s in range(a.seeds)]
@@ -114,14 +116,11 @@ def main(argv: list[str] | None = None) -> int:
             row = run_one(rules_text, seed, objective, config, a.seconds, a.cubes)
             print(json.dumps(row), flush=True)
             rows.append(row)
-            with path.open("a") as f:
-                f.write(json.dumps(row) + "\n")
+            append_row(path, row)
     meta = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "machine": f"{platform.machine()}, {os.cpu_count()} cores (shared)",
             "seconds": a.seconds, "cubes": a.cubes}
-    tmp = out / "report.md.tmp"
-    tmp.write_text(report(rows, meta))
-    tmp.replace(out / "report.md")
+    write_whole(out / "report.md", report(rows, meta))
     return 0
 
 

@@ -20,6 +20,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.journal import append_row, read_rows
+from benchmarks.solve import write_whole
+
 #: ``raise-top``: the same with the top-down DFS tasks; ``raise-bottom``: bottom-up tasks only
 #: (no wide beams either)
 CONFIGS = ("plain", "raise", "solve", "raise-top", "raise-bottom")
@@ -80,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     path = out / "rows.jsonl"
-    rows = [json.loads(x) for x in path.read_text().splitlines() if x.strip()] if path.exists() else []
+    rows = read_rows(path)
     done = {(r["rows"], r["seed"], r["config"]) for r in rows}
     for spec in a.deals.split(","):
         n, seed = (int(x) for x in spec.split(":"))
@@ -90,14 +93,11 @@ def main(argv: list[str] | None = None) -> int:
             row = run_one(n, seed, config, a.cubes)
             print(json.dumps(row), flush=True)
             rows.append(row)
-            with path.open("a") as f:
-                f.write(json.dumps(row) + "\n")
+            append_row(path, row)
     meta = (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, "
             f"{os.cpu_count()} cores; one process, no limit; {a.cubes} cubes; load averages "
             "in rows.jsonl.")
-    tmp = out / "report.md.tmp"
-    tmp.write_text(report(rows, meta))
-    tmp.replace(out / "report.md")
+    write_whole(out / "report.md", report(rows, meta))
     return 0
 
 
