@@ -50,6 +50,11 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "adhoc": ("uct", {"model": True}),
     "adhoc-worlds": ("uct", {"model": True, "model_tree": False}),
     "adhoc-tree": ("uct", {"model": True, "model_worlds": False}),
+    # uct expecting people: the partners depart from the blueprint at that rate to one of its
+    # best 3, in the tree and the playouts (UctBot's ``departures``)
+    "uct-d10": ("uct", {"departures": 0.10}),
+    "uct-d20": ("uct", {"departures": 0.20}),
+    "uct-d30": ("uct", {"departures": 0.30}),
 }
 
 

@@ -32,7 +32,7 @@ def make_bot(name: str, **params: Any) -> Bot:
     ``seconds``, ``seed``...; ``best``: those of the bot :data:`BEST` names; ``team``: ``worlds``, ``candidates``,
     ``beliefs``, ``tries``, ``seed``; ``uct``: ``iterations``, ``candidates``,
     ``depth_candidates``, ``exploration``, ``beliefs``, ``pool``, ``flat``, ``max_iterations``,
-    ``close``, ``seed``;
+    ``close``, ``departures``, ``departure_top``, ``seed``;
     ``adhoc``: ``uct`` with the partner model on (``model=True``) and the same parameters;
     ``plausible``: ``rate``, ``top``, ``seed``; ``noisy``: ``rate``, ``seed``; ``cheat``:
     ``time_limit``; ``openspiel-ismcts``: ``simulations``, ``seed``). Raises ``ValueError``

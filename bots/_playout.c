@@ -429,6 +429,27 @@ static inline uint64_t world_seed(uint64_t seed, uint64_t i) {
     return mix64(seed ^ mix64(i + 0x632BE59BD9B4E019ULL));
 }
 
+/* The playout with departures: as playout(), except that a seat p with bit p of `seats` set
+ * plays, at chance `rate`, a move drawn uniformly from the blueprint's best `top` (ranked()),
+ * the draws from the splitmix64 stream of `seed`. Returns 1 for a win, 0 for a loss. */
+static int playout_departing(const Params *P, State *s, double rate, int top, unsigned seats, uint64_t seed) {
+    int oc;
+    CMove mv;
+    uint64_t st = mix64(seed);
+    while ((oc = outcome(P, s)) == 0) {
+        int p = s->to_move;
+        if (((seats >> p) & 1u) && (double)(next64(&st) >> 11) * 0x1.0p-53 < rate) {
+            int ne = ranked(P, s, ENT);
+            if (ne <= 0) return 0; /* cannot happen: outcome said a move exists */
+            mv = ENT[below(&st, (uint64_t)(ne < top ? ne : top))].mv;
+        } else if (!best_move(P, s, &mv)) {
+            return 0;
+        }
+        apply_move(P, s, &mv);
+    }
+    return oc == 1;
+}
+
 /* ---- Python objects ------------------------------------------------------------------- */
 
 typedef struct {
@@ -669,8 +690,24 @@ static PyObject *World_placements(WorldObject *self, PyObject *Py_UNUSED(a)) {
     return lst;
 }
 
-static PyObject *World_playout(WorldObject *self, PyObject *Py_UNUSED(a)) {
-    int won = playout(&self->P, &self->s);
+/* playout(rate=0.0, top=3, seats=0, seed=0): greedy to the end, except that the seats in the
+ * bit mask `seats` (bit p: seat p, 0-based) depart at chance `rate`: such a move is drawn
+ * uniformly from the blueprint's best `top` (bots.people's `plausible` stand-in), from the
+ * splitmix64 stream of `seed`. rate 0 (or no seat) is the greedy playout exactly. */
+static PyObject *World_playout(WorldObject *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"rate", "top", "seats", "seed", NULL};
+    double rate = 0.0;
+    int top = 3;
+    unsigned int seats = 0;
+    unsigned long long seed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|diIK", names, &rate, &top, &seats, &seed)) return NULL;
+    if (!(rate >= 0.0 && rate <= 1.0) || top < 1) {
+        PyErr_SetString(PyExc_ValueError, "playout: rate must be in [0, 1] and top >= 1");
+        return NULL;
+    }
+    int won = (rate > 0.0 && seats)
+        ? playout_departing(&self->P, &self->s, rate, top, seats, seed)
+        : playout(&self->P, &self->s);
     return Py_BuildValue("(Oi)", won ? Py_True : Py_False, self->s.nout);
 }
 
@@ -727,7 +764,8 @@ static PyMethodDef World_methods[] = {
     {"ranked", (PyCFunction)World_ranked, METH_VARARGS, "Greedy's scored moves, best first."},
     {"push", (PyCFunction)World_push, METH_O, "Apply a legal move tuple (unchecked)."},
     {"placements", (PyCFunction)World_placements, METH_NOARGS, "Legal placements with costs."},
-    {"playout", (PyCFunction)World_playout, METH_NOARGS, "Greedy to the end: (won, cards out)."},
+    {"playout", (PyCFunction)(void (*)(void))World_playout, METH_VARARGS | METH_KEYWORDS,
+     "Greedy to the end, some seats departing: (won, cards out)."},
     {"playout_moves", (PyCFunction)World_playout_moves, METH_NOARGS, "The playout's moves (world unchanged)."},
     {"state", (PyCFunction)World_state, METH_NOARGS, "(mountain, hands, decks, out, to_move, turn)."},
     {NULL, NULL, 0, NULL},

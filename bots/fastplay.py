@@ -24,9 +24,10 @@ numbers with or without the extension.
 from __future__ import annotations
 
 import importlib
+import random
 import warnings
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
 from bots import greedy
 from bots.greedy import GreedyPolicy
@@ -141,6 +142,16 @@ def move_from_c(t: Sequence[Any], player: int) -> Move:
                 tuple(_cards(disc)))
 
 
+def _mask(seats: Collection[int]) -> int:
+    """The bit mask of 0-based ``seats`` (bit p: seat p) for the compiled playout."""
+    mask = 0
+    for p in seats:
+        if not 0 <= p < MAX_PLAYERS:
+            raise ValueError(f"seat {p!r} is not a 0-based seat below {MAX_PLAYERS}")
+        mask |= 1 << p
+    return mask
+
+
 def _outcome_text(code: int) -> str | None:
     return WIN if code == 1 else LOSS if code == 2 else None
 
@@ -196,9 +207,17 @@ class FastWorld:
         draw, pass the turn."""
         self._w.push(move_to_c(move))
 
-    def playout(self) -> tuple[bool, int]:
-        """Greedy in every seat to the end: (won, cards out at the end). Changes the world."""
-        won, n_out = self._w.playout()
+    def playout(self, rate: float = 0.0, seats: Collection[int] = (), top: int = 3,
+                seed: int = 0) -> tuple[bool, int]:
+        """Greedy in every seat to the end: (won, cards out at the end). Changes the world.
+        The 0-based ``seats`` depart from the blueprint at chance ``rate`` (0..1): such a move
+        is drawn uniformly from its best ``top``, as the ``plausible`` stand-in
+        (:mod:`bots.people`), from the random stream of ``seed``; rate 0 is greedy exactly.
+        Raises ``ValueError`` for a rate outside 0..1 or ``top`` < 1."""
+        if not rate:
+            won, n_out = self._w.playout()
+        else:
+            won, n_out = self._w.playout(rate, top, _mask(seats), seed & (2**64 - 1))
         return bool(won), int(n_out)
 
     def playout_moves(self) -> list[Move]:
@@ -269,11 +288,26 @@ class PyWorld:
         """Apply ``move`` (a legal move of the player to move; not checked)."""
         self.game.push_unchecked(move)
 
-    def playout(self) -> tuple[bool, int]:
+    def playout(self, rate: float = 0.0, seats: Collection[int] = (), top: int = 3,
+                seed: int = 0) -> tuple[bool, int]:
         """Greedy in every seat to the end (:func:`bots.playout.play_out`): (won, cards out
-        at the end). Changes the world."""
+        at the end). Changes the world. ``rate``, ``seats``, ``top``: departures as
+        :meth:`FastWorld.playout` (drawn from Python's ``random.Random(seed)``, so not the
+        compiled engine's draws)."""
+        if not 0 <= rate <= 1 or top < 1:
+            raise ValueError("playout: rate must be in [0, 1] and top >= 1")
         g = self.game
-        play_out(g, self.seat_policy)
+        if not rate or not seats:
+            play_out(g, self.seat_policy)
+        else:
+            rng = random.Random(seed)
+            departing = frozenset(seats)
+            while g.outcome() is None:
+                if g.to_move in departing and rng.random() < rate:
+                    move = rng.choice(self.policy.ranked(g, g.out, top))[1]
+                else:
+                    move = self.seat_policy(g)
+                g.push_unchecked(move)
         return g.outcome() == WIN, len(g.out)
 
     def playout_moves(self) -> list[Move]:

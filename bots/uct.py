@@ -141,7 +141,11 @@ class UctBot:
     ``model_worlds``; with ``model_tree`` the partners play a type drawn from their posterior
     in the tree and for ``model_horizon`` more moves after it, 0: one round, before the
     blueprint's playout), ``max_iterations``, ``close`` (the :class:`IterationBudget`:
-    ``None``, the default, is exactly ``iterations`` a decision), ``seed`` (int). Raises
+    ``None``, the default, is exactly ``iterations`` a decision), ``departures`` (0..1, default
+    0: off; the partners expected to play like people: in the tree's partner moves and in the
+    playouts, each partner's move is at that chance drawn uniformly from the blueprint's best
+    ``departure_top``, as the ``plausible`` stand-in of :mod:`bots.people`; without the partner
+    model's tree), ``seed`` (int). Raises
     ``ValueError`` for a parameter out of range."""
 
     name = "uct"
@@ -152,15 +156,20 @@ class UctBot:
                  flat: bool = False, model: bool = False, model_worlds: bool = True,
                  model_tree: bool = True, model_rounds: int = 2, model_horizon: int = 0,
                  max_iterations: int | None = None, close: float = 0.8,
-                 seed: int = 0) -> None:
+                 departures: float = 0.0, departure_top: int = 3, seed: int = 0) -> None:
         for label, v in (("iterations", iterations), ("candidates", candidates),
                          ("depth_candidates", depth_candidates), ("pool", pool),
-                         ("model_rounds", model_rounds)):
+                         ("model_rounds", model_rounds), ("departure_top", departure_top)):
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
                 raise ValueError(f"{label} must be a whole number ≥ 1, not {v!r}")
         if (not isinstance(exploration, (int, float)) or isinstance(exploration, bool)
                 or not 0 <= exploration < math.inf):
             raise ValueError(f"exploration must be a finite number ≥ 0, not {exploration!r}")
+        if (not isinstance(departures, (int, float)) or isinstance(departures, bool)
+                or not 0 <= departures <= 1):
+            raise ValueError(f"departures must be a number from 0 to 1, not {departures!r}")
+        self.departures = float(departures)
+        self.departure_top = departure_top
         self.iterations = iterations
         self.budget = IterationBudget(iterations, max_iterations, close)
         self.candidates = candidates
@@ -207,6 +216,8 @@ class UctBot:
         c = self.exploration
         modelled = self.model and self.model_tree and self.partners is not None
         horizon = self.model_horizon or observation.players
+        partners = [q for q in range(observation.players) if q != me]
+        departing = self.departures > 0 and bool(partners)
         allowance, i = self.iterations, 0
         while i < allowance:
             world = draw(i)
@@ -239,7 +250,12 @@ class UctBot:
                 # the partners play the blueprint (or their modelled type) until this seat
                 # moves again or the game ends
                 while world.outcome() is None and world.to_move != me:
-                    world.push(partner(world) if partner else world.ranked(1)[0][1])
+                    if partner:
+                        world.push(partner(world))
+                    elif departing and rng.random() < self.departures:
+                        world.push(rng.choice(world.ranked(self.departure_top))[1])
+                    else:
+                        world.push(world.ranked(1)[0][1])
                 if expanded or self.flat or world.outcome() is not None:
                     break
                 if edge.child is None:
@@ -251,7 +267,11 @@ class UctBot:
                         break
                     world.push(world.ranked(1)[0][1] if world.to_move == me else partner(world))
             if world.outcome() is None:
-                won, _ = world.playout()
+                if departing and partner is None:
+                    won, _ = world.playout(self.departures, partners, self.departure_top,
+                                           rng.getrandbits(63))
+                else:
+                    won, _ = world.playout()
             else:
                 won = world.outcome() == WIN
             self.playouts += 1

@@ -380,3 +380,54 @@ print(fastplay.AVAILABLE, fastplay.status())
 def test_the_built_engine_matches_its_sources() -> None:
     assert fastplay.status() == "compiled playouts (bots/_playout.c)"
     assert fastplay.source_digest(fastplay.SOURCES) == fastplay._playout.SOURCE_HASH
+
+
+def _all_cards(g: Game) -> Counter:
+    """Every card of a position: the mountain, the hands, the decks and the cards out."""
+    c: Counter = Counter()
+    for row in g.mountain:
+        c.update(row)
+    for h in g.hands:
+        c.update(h)
+    for d in g.decks:
+        c.update(d)
+    c.update(g.out)
+    return c
+
+
+def test_departing_playout(compiled: bool) -> None:
+    """The playout with departures (``rate``, ``seats``, ``top``): at rate 0, or with top 1
+    (the blueprint's first choice is the only one to draw), it is the greedy playout; else it
+    repeats with its seed, ends in a position with every card of the deal and the outcome it
+    reports, and departs from greedy's game in some positions. Bad rates and seats are
+    refused."""
+    rng = random.Random("fastplay-departures")
+    differ = played = 0
+    for _ in range(24 if compiled else 6):
+        g = random_position(rng, rng.choice([RULESETS["tiny"], RULESETS["mini"]]))
+        if g.outcome() is not None:
+            continue
+        played += 1
+        w = make_world(g)
+        seats = range(g.players)
+        greedy = w.copy()
+        expected = greedy.playout()
+        assert w.copy().playout(0.0, seats, 3, 5) == expected
+        assert w.copy().playout(1.0, seats, 1, 5) == expected
+        a, b = w.copy(), w.copy()
+        result = a.playout(0.5, seats, 3, 11)
+        assert b.playout(0.5, seats, 3, 11) == result
+        end = a.to_game()
+        assert end.outcome() == ("win" if result[0] else "loss")
+        assert len(end.out) == result[1]
+        assert _all_cards(end) == _all_cards(g)
+        differ += end.to_position() != greedy.to_game().to_position()
+    assert played >= 3 and differ >= 1
+    w = make_world(random_position(rng, RULESETS["tiny"]))
+    for kw in ({"rate": -0.1, "seats": [0]}, {"rate": 1.5, "seats": [0]},
+               {"rate": 0.5, "seats": [0], "top": 0}):
+        with pytest.raises(ValueError):
+            w.copy().playout(**kw)
+    if compiled:
+        with pytest.raises(ValueError):
+            w.copy().playout(0.5, [7])

@@ -27,11 +27,12 @@ TINY = RuleSet.tiny()
 def test_uct_games_replay_and_one_seed_gives_one_game() -> None:
     for players in (1, 2, 3):
         deal = Deal.from_seed(5, players, TINY)
-        a = play_deal(deal, UctBot(iterations=24, seed=3))
-        b = play_deal(deal, UctBot(iterations=24, seed=3))
-        rep = replay(deal, a.plan.moves)
-        assert rep.error is None and rep.outcome == a.outcome
-        assert a.plan.moves == b.plan.moves
+        for kw in ({}, {"departures": 0.3}):
+            a = play_deal(deal, UctBot(iterations=24, seed=3, **kw))
+            b = play_deal(deal, UctBot(iterations=24, seed=3, **kw))
+            rep = replay(deal, a.plan.moves)
+            assert rep.error is None and rep.outcome == a.outcome
+            assert a.plan.moves == b.plan.moves
 
 
 def test_uct_reads_no_hidden_card() -> None:
@@ -40,6 +41,8 @@ def test_uct_reads_no_hidden_card() -> None:
                          players=(3,)) == 0
     # the adaptive iteration budget reads the root's visits only
     assert _moves_differ(lambda g: UctBot(iterations=16, max_iterations=64, seed=2)) == 0
+    # partners expected to depart from the blueprint: in the tree and the compiled playouts
+    assert _moves_differ(lambda g: UctBot(iterations=16, departures=0.3, seed=2)) == 0
 
 
 class _PeekingUct(UctBot):
@@ -94,7 +97,9 @@ def test_the_search_prefers_the_move_that_wins_more() -> None:
 def test_bad_parameters_are_refused() -> None:
     for kw in ({"iterations": 0}, {"candidates": 0}, {"depth_candidates": 0},
                {"exploration": -1.0}, {"pool": 0}, {"iterations": 1.5},
-               {"exploration": float("inf")}, {"exploration": float("nan")}, {"exploration": True}):
+               {"exploration": float("inf")}, {"exploration": float("nan")}, {"exploration": True},
+               {"departures": -0.1}, {"departures": 1.5}, {"departures": True},
+               {"departures": float("nan")}, {"departure_top": 0}):
         with pytest.raises(ValueError):
             UctBot(**kw)
     assert make_bot("uct", iterations=3).iterations == 3
@@ -234,3 +239,21 @@ def test_uct_budget_benchmark_pairs_the_configs_and_refuses_bad_input(tmp_path, 
                  ["report", "--out", str(tmp_path / "empty")]):
         assert main(argv) == 2
         assert "error" in capsys.readouterr().err
+
+
+def test_departures_change_what_the_search_expects_of_the_partners() -> None:
+    """With partners expected to depart from the blueprint, the root's statistics differ from
+    the search that expects the blueprint (the option reaches the tree and the playouts); with
+    one player there is no partner and the search is the same."""
+    differ = 0
+    for obs in _positions(12):
+        plain = UctBot(iterations=40, seed=4)
+        plain.choose(obs)
+        people = UctBot(iterations=40, departures=1.0, seed=4)
+        people.choose(obs)
+        same = [(v.visits, v.wins) for v in plain.last] == [(v.visits, v.wins) for v in people.last]
+        if obs.players == 1:
+            assert same
+        else:
+            differ += not same
+    assert differ >= 1
