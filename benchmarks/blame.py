@@ -83,6 +83,7 @@ def blame_game(row: dict[str, Any], time_per_move: float, game_seconds: float,
         out["seat"] = move.player
         out["variant"] = variants[move.player - 1]
         out["first_choice"] = GreedyPolicy().move(before, before.out) == move
+        out.update(_ranks(before, move))
     elif a.window is not None:
         first, last = a.window
         out["window_seats"] = sorted({moves[j - 1].player for j in range(first, last + 1)})
@@ -92,6 +93,30 @@ def blame_game(row: dict[str, Any], time_per_move: float, game_seconds: float,
             moves[j - 1].player for j in range(first, last + 1)
             if policy.move(games[j - 1], games[j - 1].out) != moves[j - 1]})
     return out
+
+
+def _ranks(before: Any, played: Any, node_limit: int = 200_000) -> dict[str, Any]:
+    """Where the move played and the winning moves stand in the blueprint's ranking of the
+    position ``before`` the losing move (1-based ranks of :meth:`bots.greedy.GreedyPolicy.
+    ranked`: each placement with its cheapest payment and the best discard turn): which of
+    them still win with open hands (each solved from the position after it, ``node_limit``
+    nodes; ``unknown_ranks`` where the limit ran out). A winning move ranked within the
+    search's candidates (``uct``: the best 5) was in reach of a search that looked at it."""
+    from bots.greedy import GreedyPolicy
+    from solver.exhaustive import solve
+
+    ranked = [m for _, m in GreedyPolicy().ranked(before, before.out)]
+    wins, unknown = [], []
+    for rank, m in enumerate(ranked, start=1):
+        child = before.copy()
+        child.push(m)
+        verdict = solve(child, node_limit=node_limit, lns=False).verdict
+        if verdict == "win":
+            wins.append(rank)
+        elif verdict == "unknown":
+            unknown.append(rank)
+    return {"played_rank": ranked.index(played) + 1 if played in ranked else None,
+            "ranked": len(ranked), "winning_ranks": wins, "unknown_ranks": unknown}
 
 
 def run(games: Path, table: str, base: str, out: Path, count: int, time_per_move: float,
@@ -110,7 +135,8 @@ def report(out: Path) -> str:
     """A Markdown table per table: lost games analysed, losing move named, and by whom."""
     rows = read_rows(out / "blame.jsonl")
     lines = ["| table | lost games analysed | lost from the start | losing move named "
-             "| by seat 1 | of which a departure | by a team-mate | of which a departure "
+             "| by seat 1 | of which not the blueprint's first choice | by a team-mate "
+             "| of which not the blueprint's first choice "
              "| window only | seat 1 departed in the window | only seat 1 departed in it "
              "| median s a game |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -132,6 +158,15 @@ def report(out: Path) -> str:
                     if r["losing_move"] is not None)
     lines += ["", "Named losing moves by (table, variant of the seat, blueprint's first choice): "
               + ", ".join(f"{k}: {v}" for k, v in sorted(kinds.items(), key=str)) + "."]
+    ranked = [r for r in rows if r.get("winning_ranks") is not None]
+    if ranked:
+        top5 = sum(bool(r["winning_ranks"]) and min(r["winning_ranks"]) <= 5 for r in ranked)
+        beyond = sum(bool(r["winning_ranks"]) and min(r["winning_ranks"]) > 5 for r in ranked)
+        none = sum(not r["winning_ranks"] for r in ranked)
+        lines += ["", f"Before the {len(ranked)} named losing moves, the best-ranked winning move "
+                  f"(open hands) was among the blueprint's best 5 in {top5}, ranked lower in "
+                  f"{beyond}, and no ranked move was proven to win in {none} (a winning move "
+                  "may pay otherwise than the cheapest way, or a limit left it unknown)."]
     text = "\n".join(lines) + "\n"
     write_whole(out / "report.md", text)
     return text

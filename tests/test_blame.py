@@ -55,6 +55,9 @@ def test_blame_names_the_move_after_which_the_open_hand_game_is_lost(tmp_path: P
     assert got["seat"] == plan[k - 1].player
     assert got["variant"] == ("greedy" if got["seat"] == 1 else "plausible")
     assert got["first_choice"] == first
+    # the move played loses, so its rank is not among the winning ones; rank 1 is greedy's
+    assert got["played_rank"] not in got["winning_ranks"] and not got["unknown_ranks"]
+    assert (got["played_rank"] == 1) == first
     (tmp_path / "blame.jsonl").write_text(json.dumps(got) + "\n", encoding="utf-8")
     text = blame.report(tmp_path)
     assert "| greedy/plausible | 1 | 0 | 1 |" in text
