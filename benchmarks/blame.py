@@ -158,15 +158,18 @@ def report(out: Path) -> str:
                     if r["losing_move"] is not None)
     lines += ["", "Named losing moves by (table, variant of the seat, blueprint's first choice): "
               + ", ".join(f"{k}: {v}" for k, v in sorted(kinds.items(), key=str)) + "."]
-    ranked = [r for r in rows if r.get("winning_ranks") is not None]
-    if ranked:
+    for table in sorted({r["table"] for r in rows}):
+        ranked = [r for r in rows if r["table"] == table and r.get("winning_ranks") is not None]
+        if not ranked:
+            continue
         top5 = sum(bool(r["winning_ranks"]) and min(r["winning_ranks"]) <= 5 for r in ranked)
         beyond = sum(bool(r["winning_ranks"]) and min(r["winning_ranks"]) > 5 for r in ranked)
         none = sum(not r["winning_ranks"] for r in ranked)
-        lines += ["", f"Before the {len(ranked)} named losing moves, the best-ranked winning move "
-                  f"(open hands) was among the blueprint's best 5 in {top5}, ranked lower in "
-                  f"{beyond}, and no ranked move was proven to win in {none} (a winning move "
-                  "may pay otherwise than the cheapest way, or a limit left it unknown)."]
+        lines += ["", f"{table}: before the {len(ranked)} named losing moves, the best-ranked "
+                  f"winning move (open hands) was among the blueprint's best 5 in {top5}, "
+                  f"ranked lower in {beyond}, and no ranked move was proven to win in {none} "
+                  "(a winning move may pay otherwise than the cheapest way or discard other "
+                  "cards, or a limit left it unknown)."]
     text = "\n".join(lines) + "\n"
     write_whole(out / "report.md", text)
     return text
