@@ -4,7 +4,7 @@ before and after, node for node.
 
 Usage::
 
-    python -m benchmarks.bound_set [--repeat N] [--json FILE]
+    python -m benchmarks.bound_set [--repeat N] [--node-limit N] [--json FILE]
 
 Each row is one node-limited solve (``solve(..., core=False, node_limit=LIMIT)``: the
 Python reference search, deterministic under a node limit) of one deal of :data:`CASES`
@@ -38,16 +38,18 @@ CASES: list[tuple[str, int, tuple[int, ...]]] = [
 OBJECTIVES = ("none", "waste", "turns")
 
 
-def rows() -> list[dict]:
-    """One solve per (case, seed, objective): its key, verdict, value, nodes and pruned."""
+def rows(limit: int = LIMIT) -> list[dict]:
+    """One solve per (case, seed, objective) under ``limit`` nodes: its key, case, verdict,
+    value, nodes and pruned."""
     out = []
     for options, players, seeds in CASES:
         rules = RuleSet.from_options(options.split(","))
         for seed in seeds:
             deal = Deal.from_seed(seed, players, rules)
             for objective in OBJECTIVES:
-                res = solve(deal, objective, node_limit=LIMIT, core=False)
+                res = solve(deal, objective, node_limit=limit, core=False)
                 out.append({"key": f"{options} p{players} s{seed} {objective}",
+                            "case": [options, players, seed, objective],
                             "verdict": res.verdict, "value": res.value,
                             "nodes": res.stats["nodes"], "pruned": res.stats["pruned"]})
     return out
@@ -57,19 +59,20 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", help="write the rows and the CPU time to this file")
+    ap.add_argument("--node-limit", type=int, default=LIMIT, help="nodes a solve (default %(default)s)")
     args = ap.parse_args(argv)
     best = float("inf")
     table: list[dict] = []
     for _ in range(args.repeat):
         t0 = time.process_time()
-        table = rows()
+        table = rows(args.node_limit)
         best = min(best, time.process_time() - t0)
     for r in table:
         print(f"{r['key']:<100} {r['verdict']:<7} {r['value']!s:>4} {r['nodes']:>7} {r['pruned']}")
     print(f"nodes {sum(r['nodes'] for r in table):,} · CPU {best:.2f} s (least of {args.repeat})")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"rows": table, "cpu_s": best}, f, indent=1)
+            json.dump({"node_limit": args.node_limit, "rows": table, "cpu_s": best}, f, indent=1)
 
 
 if __name__ == "__main__":
