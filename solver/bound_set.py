@@ -32,7 +32,7 @@ Every bound is a cost *to go*, so it holds from any start position.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Protocol, Sequence
+from typing import Callable, ClassVar, Protocol, Sequence
 
 from solver.state import INF, Switches, Tables
 
@@ -222,7 +222,7 @@ class CardsLeft(Bound):
     name = "cards"
 
     def lower(self, s: BoundedState, budget: int = INF) -> int:
-        return INF if s.n_remaining < _to_fill(s) else 0
+        return INF if s.n_remaining < s._slots_total - s.filled + s.n_bridges else 0
 
     def witness(self, s: BoundedState, budget: int = INF) -> CardsShort | None:
         if s.n_remaining >= _to_fill(s):
@@ -248,7 +248,7 @@ class PlayersCards(Bound):
         return None
 
     def lower(self, s: BoundedState, budget: int = INF) -> int:
-        n, P, to_move = _to_fill(s), s.P, s.to_move
+        n, P, to_move = s._slots_total - s.filled + s.n_bridges, s.P, s.to_move
         hands, decks, ptr = s.hands, s.decks, s.ptr
         for q in range(P):
             if len(hands[q]) + len(decks[q]) - ptr[q] < (n - (q - to_move) % P + P - 1) // P:
@@ -266,7 +266,7 @@ class MovesLeft(Bound):
     objectives = ("turns",)
 
     def lower(self, s: BoundedState, budget: int = INF) -> int:
-        return _to_fill(s)
+        return s._slots_total - s.filled + s.n_bridges
 
     def witness(self, s: BoundedState, budget: int = INF) -> MovesShort | None:
         n = _to_fill(s)
@@ -362,14 +362,17 @@ class WasteBound(Bound):
         return waste_b, spare
 
     def lower(self, s: BoundedState, budget: int = INF) -> int:
-        waste_b, spare = self._caps(s, budget)
-        cap = waste_b if waste_b < spare else spare
+        waste = s.objective == "waste"
+        cap = budget if (waste and budget < INF) else INF
+        spare = (s.n_remaining - (s._slots_total - s.filled)) if s.sw.budget else INF
+        if spare < cap:
+            cap = spare
         if cap >= INF:  # nothing to cut against: not asked
             return 0
         w = s.waste_lower_bound(cap)
         if w > spare:
             return INF
-        return w if s.objective == "waste" else 0
+        return w if waste else 0
 
     def key(self, s: BoundedState, budget: int) -> str:
         waste_b, spare = self._caps(s, budget)
@@ -406,29 +409,37 @@ class WasteBound(Bound):
                           costs_sum, s.hand_size, s.R, prefix, why, windows)
 
 
+_Asked = tuple[Callable[[BoundedState, int], int], str, Callable[[BoundedState, int], str] | None]
+
+
 class BoundSet:
     """The bounds the search asks, in order, as data (:data:`BOUNDS`); :meth:`fails` is
     :meth:`solver.bounds.Bounds.bound_fails`."""
 
     def __init__(self, bounds: Sequence[Bound]) -> None:
         self.bounds = tuple(bounds)
-        self._active: dict[tuple[int, str], tuple[Bound, ...]] = {}
+        # per (players, objective): the bounds that apply, each with its ``lower`` and its
+        # ``key`` where that is not just ``name`` (the search asks them at every node)
+        self._asked: dict[tuple[int, str], tuple[_Asked, ...]] = {}
+
+    def _ask(self, P: int, objective: str) -> tuple[_Asked, ...]:
+        got = self._asked[(P, objective)] = tuple(
+            (b.lower, b.name, b.key if type(b).key is not Bound.key else None)
+            for b in self.bounds if b.applies(P, objective))
+        return got
 
     def active(self, P: int, objective: str) -> tuple[Bound, ...]:
         """The bounds that apply to ``P`` players and ``objective``, in order."""
-        got = self._active.get((P, objective))
-        if got is None:
-            got = self._active[(P, objective)] = tuple(
-                b for b in self.bounds if b.applies(P, objective))
-        return got
+        return tuple(b for b in self.bounds if b.applies(P, objective))
 
     def fails(self, s: BoundedState, budget: int) -> bool:
         """True when a bound proves that no win within ``budget`` exists from ``s``; the
-        first one that does counts in ``s.pruned``."""
-        for b in self.active(s.P, s.objective):
-            v = b.lower(s, budget)
+        first one that does counts in ``s.pruned`` (under :meth:`Bound.key`)."""
+        asked = self._asked.get((s.P, s.objective)) or self._ask(s.P, s.objective)
+        for lower, name, key in asked:
+            v = lower(s, budget)
             if v > budget or v >= INF:
-                s.pruned[b.key(s, budget)] += 1
+                s.pruned[name if key is None else key(s, budget)] += 1
                 return True
         return False
 

@@ -11,6 +11,10 @@ mountain, and solo the deck prefix that must be drawn, see :meth:`Bounds.waste_l
 2–5 players each player's own deck window, see
 :meth:`solver.windows.PlayerWindows.players_window_bound`). Every bound is a cost *to go*, so
 it holds from any start position.
+
+Each of (a)–(d) is an object of :mod:`solver.bound_set` (its ``lower``, its ``pruned`` key and
+its witness); :meth:`Bounds.bound_fails` asks them in order. This mixin holds what they read
+of the state: the waste lower bound, the deck prefix, the Bridges' costs, the root's bound.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from solver.bound_set import BOUNDS
 from solver.nogood import Nogoods
 from solver.state import INF, K_ASCENT, K_CAMPFIRE, State
 from solver.windows import PlayerWindows
+
+_fails = BOUNDS.fails
 
 
 class Bounds(Nogoods, PlayerWindows, State):
@@ -31,7 +37,7 @@ class Bounds(Nogoods, PlayerWindows, State):
     def bound_fails(self, budget: int) -> bool:
         """True when no win within ``budget`` can exist from here: the first bound of
         :data:`solver.bound_set.BOUNDS` that cuts counts in ``pruned``."""
-        return BOUNDS.fails(self, budget)
+        return _fails(self, budget)
 
     def _prepare_waste_tables(self) -> None:
         """Solo: per height h, deck positions of the cards that can fill rows ≥ h and how many

@@ -20,6 +20,9 @@ numbers, not a second computation of them):
 * ``windows`` (R11, R13, 2–5 players): each player draws from their own deck, and what the
   decks hand out in turn order costs more than the cards to spare.
 
+(:func:`describe` also words a witness under a finite budget, kind ``budget``: no win within
+the turns or waste allowed.)
+
 A loss proven by exhaustive search has :func:`search_reason` (every move leads to a position
 with a static reason, or else what cut the lines of the search, and how many lines a learned
 nogood of :mod:`solver.nogood` ended), one proven by the CP-SAT relaxation
