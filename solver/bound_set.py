@@ -5,6 +5,9 @@ A bound is a small object with
 
 * ``name``: the key it counts in the search's ``pruned`` when it cuts (``summit``, ``cards``,
   ``height``, ``objective``, ``spare``; :meth:`Bound.key` where it depends on the budget);
+  ``switch``: its own switch of :class:`~solver.state.Switches` where it has one (off: it
+  never cuts, but :class:`WasteBound` still cuts against a waste budget; ``bounds`` off: no
+  bound is asked);
 * ``lower(s, budget) -> int``: a proven lower bound on what is still to pay, in the
   objective's units (waste: cards out of the game; turns: moves; none: nothing), from the
   state ``s`` on; ``INF`` when no win exists from ``s`` at all. A pure feasibility bound
@@ -182,6 +185,7 @@ class Bound:
     (``None``: all)."""
 
     name: ClassVar[str]
+    switch: ClassVar[str | None] = None
     players: ClassVar[str] = "any"
     objectives: ClassVar[tuple[str, ...] | None] = None
 
@@ -279,6 +283,7 @@ class PlayersTurns(Bound):
     asked only under a finite budget."""
 
     name = "objective"
+    switch = "window_players"
     players = "team"
     objectives = ("turns",)
 
@@ -354,6 +359,7 @@ class WasteBound(Bound):
     (objective ``waste``, 0 in the others) or ``INF`` when it is above the cards to spare."""
 
     name = "spare"
+    switch = "budget"  # against the cards to spare; ``bridge_costs``, ``window_players``: parts
 
     @staticmethod
     def _caps(s: BoundedState, budget: int) -> tuple[int, int]:

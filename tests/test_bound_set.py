@@ -154,6 +154,22 @@ def test_the_bound_set_cuts_as_the_inline_bounds_did(deal: Deal, steps: int, see
         assert (BOUNDS.witness(new, budget) is not None) == cut, budget
 
 
+@FAST
+@given(deal=tiny_games(), steps=st.integers(0, 9), seed=st.integers(0, 2**16),
+       objective=st.sampled_from(["none", "turns"]), budget=st.integers(0, 12))
+def test_a_bound_with_its_switch_off_never_cuts(deal: Deal, steps: int, seed: int,
+                                                objective: str, budget: int) -> None:
+    game = random_position(deal, random.Random(seed), steps)
+    if game.is_over():
+        return
+    for b in BOUNDS.bounds:
+        if b.switch is None or not b.applies(deal.players, objective):
+            continue
+        assert hasattr(Switches(), b.switch), b
+        s = _state(game, objective, Switches(core=False, **{b.switch: False}))
+        assert b.lower(s, budget) == 0 and b.witness(s, budget) is None, b
+
+
 def test_the_python_search_keeps_its_node_counts_and_cuts() -> None:
     """Recorded on main before the bounds became objects (``benchmarks.bound_set``, a
     smaller node limit): the same verdict, value, nodes and ``pruned`` for every row."""
