@@ -11,13 +11,20 @@ mountain, and solo the deck prefix that must be drawn, see :meth:`Bounds.waste_l
 2–5 players each player's own deck window, see
 :meth:`solver.windows.PlayerWindows.players_window_bound`). Every bound is a cost *to go*, so
 it holds from any start position.
+
+Each of (a)–(d) is an object of :mod:`solver.bound_set` (its ``lower``, its ``pruned`` key and
+its witness); :meth:`Bounds.bound_fails` asks them in order. This mixin holds what they read
+of the state: the waste lower bound, the deck prefix, the Bridges' costs, the root's bound.
 """
 
 from __future__ import annotations
 
+from solver.bound_set import BOUNDS
 from solver.nogood import Nogoods
 from solver.state import INF, K_ASCENT, K_CAMPFIRE, State
 from solver.windows import PlayerWindows
+
+_fails = BOUNDS.fails
 
 
 class Bounds(Nogoods, PlayerWindows, State):
@@ -28,59 +35,9 @@ class Bounds(Nogoods, PlayerWindows, State):
     tt: dict[bytes, int]
 
     def bound_fails(self, budget: int) -> bool:
-        """True when no win within ``budget`` can exist from here (see module docstring)."""
-        rem = self.remaining
-        t = self.t
-        if rem[t.summit] == 0:
-            self.pruned["summit"] += 1
-            return True
-        need_total = self._slots_below_peak - self.filled + self.n_bridges
-        if self.n_remaining < need_total + 1:
-            self.pruned["cards"] += 1
-            return True
-        if self.P > 1:
-            # R12: each of the next need_total+1 moves is made by the player in turn and
-            # uses at least one card of that player's hand and deck
-            n = need_total + 1
-            hands, decks, ptr = self.hands, self.decks, self.ptr
-            for q in range(self.P):
-                turns = (n - (q - self.to_move) % self.P + self.P - 1) // self.P
-                if len(hands[q]) + len(decks[q]) - ptr[q] < turns:
-                    self.pruned["cards"] += 1
-                    return True
-        if self.objective == "turns" and need_total + 1 > budget:
-            self.pruned["objective"] += 1
-            return True
-        if (self.objective == "turns" and self.P > 1 and self.sw.window_players
-                and budget < INF and self.players_turns_bound(budget) > budget):
-            self.pruned["objective"] += 1
-            return True
-        # height bound: the cards that can fill rows >= h must cover their empty slots and
-        # Bridges (each card fills at most one)
-        rows, rowlen = self.rows, self.rowlen
-        by_row = self.rem_by_maxrow
-        need = 0
-        have = 0
-        bridge = t.bridge
-        nb = self.n_bridges
-        for h in range(self.R, 0, -1):
-            row = rows[h - 1]
-            need += rowlen[h - 1] - len(row)
-            if nb:
-                need += row.count(bridge)
-            have += by_row[h]
-            if have < need:
-                self.pruned["height"] += 1
-                return True
-        # the waste bound: against the objective's budget (waste), and in every objective
-        # against the cards to spare (a win takes out exactly the slots to fill plus its waste)
-        waste_b = budget if (self.objective == "waste" and budget < INF) else INF
-        spare = (self.n_remaining - (self._slots_total - self.filled)) if self.sw.budget else INF
-        cap = min(waste_b, spare)
-        if cap < INF and self.waste_lower_bound(cap) > cap:
-            self.pruned["objective" if cap == waste_b else "spare"] += 1
-            return True
-        return False
+        """True when no win within ``budget`` can exist from here: the first bound of
+        :data:`solver.bound_set.BOUNDS` that cuts counts in ``pruned``."""
+        return _fails(self, budget)
 
     def _prepare_waste_tables(self) -> None:
         """Solo: per height h, deck positions of the cards that can fill rows ≥ h and how many

@@ -1,8 +1,10 @@
 """Why a position cannot be won, in words, the way a player would put it.
 
 A loss proven by reasoning has a reason that names what runs out: :func:`static_reason`
-reads the bounds of :mod:`solver.bounds` at the position itself, with no search (each is a
-proof on its own: a bound that fails at a position means that no play from it wins):
+asks the bounds of :mod:`solver.bound_set` at the position itself, with no search (each is a
+proof on its own: a bound that fails at a position means that no play from it wins), and
+:func:`describe` puts the witness of the first that cuts into words (the bound's own
+numbers, not a second computation of them):
 
 * ``summit`` (R10): every Summit has left the game;
 * ``cards`` (R8, R11): the empty slots and the Bridges standing need more cards than are
@@ -17,6 +19,9 @@ proof on its own: a bound that fails at a position means that no play from it wi
   more than the cards to spare;
 * ``windows`` (R11, R13, 2–5 players): each player draws from their own deck, and what the
   decks hand out in turn order costs more than the cards to spare.
+
+(:func:`describe` also words a witness under a finite budget, kind ``budget``: no win within
+the turns or waste allowed.)
 
 A loss proven by exhaustive search has :func:`search_reason` (every move leads to a position
 with a static reason, or else what cut the lines of the search, and how many lines a learned
@@ -35,10 +40,24 @@ from typing import Any
 
 from model.deal import Deal
 from model.game import Game, count_text
+from solver.bound_set import (
+    BOUNDS,
+    CardsShort,
+    HeightBound,
+    HeightShort,
+    MovesShort,
+    PlayerShort,
+    SummitsGone,
+    WasteBound,
+    WasteShort,
+    Witness,
+)
 from solver.bounds import Bounds
 from solver.cpsat_loss import GROUPS
 
 INF = 1 << 30
+HEIGHT = HeightBound()
+WASTE = WasteBound()
 
 
 @dataclass(frozen=True)
@@ -81,93 +100,108 @@ def static_reason(position: Game | Deal) -> LossReason | None:
 
 
 def _static(s: Bounds) -> LossReason | None:
-    """:func:`static_reason` of the compact state ``s`` (a search, in its current state)."""
+    """:func:`static_reason` of the compact state ``s`` (a search, in its current state): the
+    witness of the first bound of :data:`solver.bound_set.BOUNDS` that proves a loss (no
+    win at all), in words."""
     if s.filled == s._slots_total:
         return None
-    t = s.t
-    rem = s.remaining
-    if rem[t.summit] == 0:
+    w = BOUNDS.witness(s, INF)
+    return None if w is None else describe(w)
+
+
+def describe(w: Witness) -> LossReason:
+    """A bound's witness (:mod:`solver.bound_set`) in words: the one place that turns each
+    kind into a reason. A witness with a finite ``budget`` (objective ``turns`` or
+    ``waste``) says that no win within the budget exists (kind ``budget``)."""
+    if isinstance(w, SummitsGone):
         return LossReason("summit", "Every Summit has left the game, and only a Summit wins "
                           "(R10).", True)
-    S = s._slots_total - s.filled
-    nb = s.n_bridges
-    need_total = S + nb
-    bridges = f" and {count_text(nb, 'Bridge')} standing" if nb else ""
-    if s.n_remaining < need_total:
+    if isinstance(w, CardsShort):
+        need = w.slots + w.bridges
+        bridges = f" and {count_text(w.bridges, 'Bridge')} standing" if w.bridges else ""
         return LossReason("cards", (
-            f"The {count_text(S, 'empty slot')}{bridges} need at least "
-            f"{count_text(need_total, 'more card')}, but only {s.n_remaining} "
-            f"{'is' if s.n_remaining == 1 else 'are'} left in hands and decks (R8, R11)."), False)
-    if s.P > 1:
-        for q in range(s.P):
-            turns = (need_total - (q - s.to_move) % s.P + s.P - 1) // s.P
-            left = len(s.hands[q]) + len(s.decks[q]) - s.ptr[q]
-            if left < turns:
-                return LossReason("turns", (
-                    f"Player {q + 1} has {count_text(left, 'card')} left, but the win still "
-                    f"needs at least {count_text(turns, 'turn')} of them, and every turn takes "
-                    "a card out of the hand (R11, R12)."), True)
-    need = have = 0
-    for h in range(s.R, 0, -1):
-        row = s.rows[h - 1]
-        need += s.rowlen[h - 1] - len(row)
-        if nb:
-            need += row.count(t.bridge)
-        have += s.rem_by_maxrow[h]
-        if have < need:
-            what = f"{count_text(need, 'empty slot')}" + (" and Bridges" if nb and any(
-                t.bridge in s.rows[r - 1] for r in range(h, s.R + 1)) else "")
-            verb = "needs" if h == s.R else "need"
-            can = (f"only {count_text(have, 'card')} left can" if have else "no card left can")
-            return LossReason("height", (
-                f"{_rows_text(h, s.R).capitalize()} still {verb} {what} to fill, but {can} go "
-                f"that high (a value of {h} or more, or a Campfire; R4)."), True)
-    spare = s.n_remaining - S
-    detail: list[tuple[int, int, int, int]] = []
-    costs = s.bridge_costs(detail) if nb else 0
-    if nb and (costs >= INF or nb + costs > spare):
+            f"The {count_text(w.slots, 'empty slot')}{bridges} need at least "
+            f"{count_text(need, 'more card')}, but only {w.left} "
+            f"{'is' if w.left == 1 else 'are'} left in hands and decks (R8, R11)."), False)
+    if isinstance(w, PlayerShort):
+        return LossReason("turns", (
+            f"Player {w.player} has {count_text(w.left, 'card')} left, but the win still "
+            f"needs at least {count_text(w.turns, 'turn')} of them, and every turn takes "
+            "a card out of the hand (R11, R12)."), True)
+    if isinstance(w, HeightShort):
+        slots = w.need - w.bridges
+        what = count_text(slots, "empty slot") + (
+            f" and {count_text(w.bridges, 'Bridge')}" if w.bridges else "")
+        verb = "has" if w.low == w.top else "have"
+        can = (f"only {count_text(w.have, 'card')} left can" if w.have else "no card left can")
+        return LossReason("height", (
+            f"{_rows_text(w.low, w.top).capitalize()} still {verb} {what} to fill, but {can} "
+            f"go that high (a value of {w.low} or more, or a Campfire; R4)."), True)
+    if isinstance(w, MovesShort):
+        why = ("the players' turns and the cards each has left" if w.turn_order else
+               "one for each empty slot and each Bridge standing")
+        return LossReason("budget", (
+            f"The win still needs at least {count_text(w.moves, 'move')} ({why}; R11, R12), "
+            f"more than the {w.budget} allowed."), False)
+    if isinstance(w, WasteShort):
+        return _describe_waste(w)
+    raise TypeError(f"not a bound's witness: {w!r}")
+
+
+def _describe_waste(w: WasteShort) -> LossReason:
+    """:func:`describe` of a :class:`~solver.bound_set.WasteShort`: the part that exceeds
+    the cards to spare (the Bridges, then solo the deck, then the players' deck windows), or
+    else the waste budget."""
+    limit = min(w.spare, w.budget)
+    over_spare = w.spare <= w.budget
+    floor = w.bridges + w.costs_sum
+    spare_words = (f"but only {count_text(max(w.spare, 0), 'card')} "
+                   f"{'is' if w.spare == 1 else 'are'} to spare ({w.spare + w.slots} left for "
+                   f"{count_text(w.slots, 'empty slot')})")
+    if not over_spare:
+        spare_words = f"more than the {w.budget} allowed"
+    if w.bridges and floor > limit:
         parts = []
-        for r, k, cost, c in detail:
-            if cost >= INF:
+        for b in w.costs:
+            if b.cost >= INF:
                 return LossReason("bridges", (
-                    f"The Bridge in row {r + 1} slot {k + 1} can never be replaced: no card "
+                    f"The Bridge in row {b.row} slot {b.slot} can never be replaced: no card "
                     "left fits its row and its neighbours' colours (R4, R5, R8)."), True)
-            if cost > s.hand_size - 1:
+            if b.cost > w.hand_size - 1:
                 return LossReason("bridges", (
-                    f"Replacing the Bridge in row {r + 1} slot {k + 1} costs at least {cost} "
-                    f"cards, more than a hand of {s.hand_size} can pay (R8)."), True)
-            parts.append(f"row {r + 1} slot {k + 1} at least {cost} (with {_card_text(s, c)})")
-        return LossReason("bridges", (
-            f"The {count_text(nb, 'Bridge')} standing must be replaced (R8): {nb} "
-            f"{'card leaves' if nb == 1 else 'cards leave'} with them and the replacements "
-            f"cost {', '.join(parts)}: {nb + costs} in all, but only "
-            f"{count_text(max(spare, 0), 'card')} {'is' if spare == 1 else 'are'} to spare "
-            f"({s.n_remaining} left for {count_text(S, 'empty slot')})."), True)
-    if s.P == 1:
-        k, why = s.solo_prefix()
-        e = S + nb
-        if k >= INF:
-            what = ("a Summit" if why == 0 else
-                    f"enough cards of value {why} or more for {_rows_text(why, s.R)}")
+                    f"Replacing the Bridge in row {b.row} slot {b.slot} costs at least "
+                    f"{b.cost} cards, more than a hand of {w.hand_size} can pay (R8)."), True)
+            parts.append(f"row {b.row} slot {b.slot} at least {b.cost} (with {b.card})")
+        costs = f" and the replacements cost {', '.join(parts)}" if parts else ""
+        kind = "bridges" if over_spare else "budget"
+        return LossReason(kind, (
+            f"The {count_text(w.bridges, 'Bridge')} standing must be replaced (R8): "
+            f"{w.bridges} {'card leaves' if w.bridges == 1 else 'cards leave'} with them"
+            f"{costs}: {floor} in all, {spare_words}."), True)
+    if w.windows is None and w.prefix_why >= 0:  # solo: the deck prefix
+        what = ("a Summit" if w.prefix_why == 0 else
+                f"enough cards of value {w.prefix_why} or more for "
+                f"{_rows_text(w.prefix_why, w.top)}")
+        if w.prefix >= INF:
             return LossReason("deck", f"The deck no longer holds {what} (R4, R10).", True)
-        if k and nb + max(0, k + 1 - e) > spare:
-            what = ("the next Summit" if why == 0 else
-                    f"enough cards of value {why} or more for {_rows_text(why, s.R)}")
-            out = k + 1
-            return LossReason("deck", (
-                f"To reach {what} the player must draw {count_text(k, 'more card')}, so at "
-                f"least {out} cards leave the hand, and at most {e} of them can go onto the "
-                f"mountain: {nb + out - e} cards would leave the game, but only {spare} are to "
-                "spare (R4, R11)."), True)
-    elif s.sw.window_players:
-        lb = s.players_window_bound(spare)
-        if lb > spare:
-            return LossReason("windows", (
-                "Each player draws only from their own deck, in turn (R11, R13): what the "
-                "decks hand out in time to fill the mountain makes at least "
-                f"{count_text(min(lb, s.n_remaining), 'card')} leave the game, but only "
-                f"{spare} are to spare."), False)
-    return None
+        if w.prefix_cost > limit:
+            what = "the next Summit" if w.prefix_why == 0 else what
+            out = w.prefix + 1
+            e = w.slots + w.bridges
+            return LossReason("deck" if over_spare else "budget", (
+                f"To reach {what} the player must draw {count_text(w.prefix, 'more card')}, "
+                f"so at least {out} cards leave the hand, and at most {e} of them can go onto "
+                f"the mountain: {w.bridges + out - e} cards would leave the game, "
+                f"{spare_words} (R4, R11)."), True)
+    if w.windows is not None and w.windows > limit:
+        return LossReason("windows" if over_spare else "budget", (
+            "Each player draws only from their own deck, in turn (R11, R13): what the "
+            "decks hand out in time to fill the mountain makes at least "
+            f"{count_text(min(w.windows, w.spare + w.slots), 'card')} leave the game, "
+            f"{spare_words}."), False)
+    return LossReason(("deck" if w.windows is None else "windows") if over_spare else "budget", (
+        f"At least {count_text(w.lower, 'more card')} must leave the game, "
+        f"{spare_words}."), False)
 
 
 #: What each of the search's cuts (``stats["pruned"]``) means, for :func:`search_reason`.
@@ -237,20 +271,14 @@ def _cut_fact(s: Bounds, kind: str) -> str:
     are (R10). Empty when there is nothing specific to say."""
     t = s.t
     if kind == "height":
-        need = have = 0
-        best: tuple[int, int, int, int] | None = None  # (slack, -h, need, have)
-        for h in range(s.R, 1, -1):
-            row = s.rows[h - 1]
-            need += s.rowlen[h - 1] - len(row) + (row.count(t.bridge) if s.n_bridges else 0)
-            have += s.rem_by_maxrow[h]
-            if need and (best is None or have - need < best[0]):
-                best = (have - need, -h, need, have)
-        if best is None or best[0] > 3:  # much to spare: the cut comes from deep in the lines
+        w = HEIGHT.tightest(s)
+        if w is None or w.have - w.need > 3:  # much to spare: the cut comes from deep in the lines
             return ""
-        slack, h, need, have = best[0], -best[1], best[2], best[3]
-        return (f" The tightest: {_rows_text(h, s.R)} still need {count_text(need, 'card')} of "
-                f"value {h} or more (or a Campfire; R4), and {have} are left, so at most "
-                f"{count_text(slack, 'such card')} may be discarded or played lower.")
+        return (f" The tightest: {_rows_text(w.low, w.top)} still "
+                f"{'needs' if w.low == w.top else 'need'} "
+                f"{count_text(w.need, 'card')} of value {w.low} or more (or a Campfire; R4), "
+                f"and {w.have} are left, so at most {count_text(w.have - w.need, 'such card')} "
+                "may be discarded or played lower.")
     if kind == "summit":
         where = []
         for q in range(s.P):
@@ -274,30 +302,26 @@ def _cut_fact(s: Bounds, kind: str) -> str:
 
 def _pressure(s: Bounds) -> tuple[str, float]:
     """What already takes the cards to spare at the root, in words (the Bridges standing and
-    their least replacement costs, the draw down to the next Summit), and the share of the
-    cards to spare it takes."""
+    their least replacement costs, the draw down to the next Summit: the parts of
+    :class:`~solver.bound_set.WasteBound`), and the share of the cards to spare it takes."""
     S = s._slots_total - s.filled
     spare = s.n_remaining - S
     if spare <= 0:
         return "", 0.0
+    w = WASTE.parts(s)
     parts, taken = [], 0
-    if s.n_bridges:
-        detail: list[tuple[int, int, int, int]] = []
-        cost = s.bridge_costs(detail)
-        if cost < INF:
-            where = ", ".join(f"row {r + 1} slot {k + 1}" for r, k, _, _ in detail)
-            need = s.n_bridges + cost
-            verb = "takes" if s.n_bridges == 1 else "take"
-            parts.append(f"the {count_text(s.n_bridges, 'Bridge')} standing ({where}) {verb} at "
-                         f"least {need} of them")
-            taken = need
-    if s.P == 1:
-        k, why = s.solo_prefix()
-        e = S + s.n_bridges
-        if 0 < k < INF and why == 0 and k + 1 - e > 0:
-            parts.append(f"drawing down to the next Summit, {count_text(k, 'card')} deep, takes at "
-                         f"least {k + 1 - e}")
-            taken = max(taken, k + 1 - e)
+    if w.bridges and w.costs_sum < INF:
+        where = ", ".join(f"row {b.row} slot {b.slot}" for b in w.costs)
+        need = w.bridges + w.costs_sum
+        verb = "takes" if w.bridges == 1 else "take"
+        parts.append(f"the {count_text(w.bridges, 'Bridge')} standing ({where}) {verb} at "
+                     f"least {need} of them")
+        taken = need
+    e = w.slots + w.bridges
+    if s.P == 1 and 0 < w.prefix < INF and w.prefix_why == 0 and w.prefix + 1 - e > 0:
+        parts.append(f"drawing down to the next Summit, {count_text(w.prefix, 'card')} deep, "
+                     f"takes at least {w.prefix + 1 - e}")
+        taken = max(taken, w.prefix + 1 - e)
     if not parts:
         return "", 0.0
     return (f" Of the {count_text(spare, 'card')} to spare, {' and '.join(parts)}.",
@@ -363,4 +387,5 @@ def relaxation_reason(groups: list[str]) -> LossReason:
         f"it is ruled out by {rules}."), False)
 
 
-__all__ = ["CUT_WORDS", "LossReason", "abstraction_reason", "relaxation_reason", "search_reason", "static_reason"]
+__all__ = ["CUT_WORDS", "LossReason", "abstraction_reason", "describe", "relaxation_reason", "search_reason",
+           "static_reason"]
