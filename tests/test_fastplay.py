@@ -73,10 +73,10 @@ def random_position(rng: random.Random, rules: RuleSet) -> Game:
     return g
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def positions(name: str) -> tuple[Game, ...]:
     """The 60 positions of ``RULESETS[name]`` that the tests below compare (seeded by the
-    name), made once per process: playing the games out is most of the tests' time, and
+    name), made once per process (functools.cache): playing the games out is most of the tests' time, and
     :func:`test_positions_cover_the_rare_rules` checks the very positions that
     :func:`test_compiled_world_plays_as_the_model_and_greedy` compares. Read only."""
     rng = random.Random(f"fastplay-{name}")
