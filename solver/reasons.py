@@ -53,7 +53,6 @@ from solver.bound_set import (
     Witness,
 )
 from solver.bounds import Bounds
-from solver.cpsat_loss import GROUPS
 
 INF = 1 << 30
 HEIGHT = HeightBound()
@@ -375,6 +374,10 @@ def relaxation_reason(groups: list[str]) -> LossReason:
     """The reason for a loss proven by the CP-SAT loss model (:mod:`solver.cpsat_loss`),
     from the rule groups its proof of infeasibility used (none: the slots and the cards
     left alone rule a win out)."""
+    # imported here: solver.cpsat_loss loads OR-Tools (and with it numpy and pandas), about
+    # 0.4 s at every start of `ascent`, and is only needed once its loss model has run
+    from solver.cpsat_loss import GROUPS
+
     named = [GROUPS[g] for g in groups if g in GROUPS]
     if not named:
         return LossReason("relaxation", (

@@ -9,6 +9,7 @@ bots.team.evaluate_moves over the same worlds, with and without the extension.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from collections import Counter
 
@@ -72,6 +73,16 @@ def random_position(rng: random.Random, rules: RuleSet) -> Game:
     return g
 
 
+@functools.cache
+def positions(name: str) -> tuple[Game, ...]:
+    """The 60 positions of ``RULESETS[name]`` that the tests below compare (seeded by the
+    name), made once per process (functools.cache): playing the games out is most of the tests' time, and
+    :func:`test_positions_cover_the_rare_rules` checks the very positions that
+    :func:`test_compiled_world_plays_as_the_model_and_greedy` compares. Read only."""
+    rng = random.Random(f"fastplay-{name}")
+    return tuple(random_position(rng, RULESETS[name]) for _ in range(60))
+
+
 def python_playout_moves(g: Game) -> tuple[list, tuple[bool, int]]:
     h = g.copy()
     moves = []
@@ -103,10 +114,8 @@ def check_world(w, g: Game, exact: bool) -> None:
 def test_compiled_world_plays_as_the_model_and_greedy(name: str) -> None:
     rules = RULESETS[name]
     assert supported(rules)
-    rng = random.Random(f"fastplay-{name}")
     kinds = Counter()
-    for _ in range(60):
-        g = random_position(rng, rules)
+    for g in positions(name):
         w = make_world(g)
         assert isinstance(w, fastplay.FastWorld)
         check_world(w, g, exact=True)
@@ -283,9 +292,7 @@ def test_positions_cover_the_rare_rules() -> None:
     Campfire, an Ascent card onto a Bridge, and positions already over."""
     seen = Counter()
     for name in sorted(RULESETS):
-        rng = random.Random(f"fastplay-{name}")
-        for _ in range(60):
-            g = random_position(rng, RULESETS[name])
+        for g in positions(name):
             ranked = POLICY.ranked(g, g.out)
             keep = POLICY.keep_values(g, g.hands[g.to_move], g.out)
             seen["summit"] += bool(ranked) and ranked[0][0] == 1e9

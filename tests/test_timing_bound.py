@@ -31,7 +31,8 @@ from tests.strategies import random_position, tiny_games
 WORK = 0.5
 FAST = settings(max_examples=50, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-SLOW = settings(max_examples=400, deadline=None,
+#: the slow run's own examples, on top of FAST's 50 (.ci/run runs both: 200 in all)
+SLOW = settings(max_examples=150, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

@@ -34,6 +34,11 @@ CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = Path(os.environ.get("ASCENT_ARTIFACTS", ROOT / "test-artifacts"))
 SEED = 1  # a tiny-rules deal whose win uses placements, Campfires and a discard turn
+#: How long a test waits for the server's review of a finished game (milliseconds): a bound
+#: on a hang, not a measure of speed. The review is real work (an analysis of every position,
+#: web.jobs.REVIEW_SECONDS at most each); Playwright's default 30 s was exceeded when other
+#: work loaded the 2 cores (load ~6), and the baseline's slowest review took 33 s at load ~4.
+REVIEW_WAIT_MS = 300_000
 
 # slow: each test starts a server and Chromium (pytest -m "not slow" skips them)
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
@@ -305,7 +310,7 @@ def test_play_the_real_game_to_its_end_and_step_through_the_review(server, brows
         assert share == f"Ascent deal {SILENT_SEED} (tiny) · 3 players · {mirror.filled_slots()} of 10 slots"
         assert "/g/" in page.url
         page.click("#review-open")
-        page.wait_for_selector("body[data-review='done']")
+        page.wait_for_selector("body[data-review='done']", timeout=REVIEW_WAIT_MS)
         summary = page.inner_text("#review-summary")
         losing = int(summary.split("move ")[1].split(" ")[0])
         assert summary.startswith("Lost by move") and page.locator("#review-moves li.losing").count() == 1

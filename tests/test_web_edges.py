@@ -477,7 +477,7 @@ def test_the_review_in_dark_mode_passes_the_audit(server, browser, size, finishe
         page.wait_for_selector("body[data-ready='1']")
         if page.locator("#review-open").is_visible():
             page.click("#review-open")
-        page.wait_for_selector("body[data-review='done']")
+        page.wait_for_selector("body[data-review='done']", timeout=test_web_browser.REVIEW_WAIT_MS)
         page.wait_for_selector("body[data-line-step='0']")
         assert re.match(r"Move \d+ lost the game", page.inner_text("#review-lead"))
         ground = page.evaluate(LUMINANCE, ["#line-svg svg > rect.bg", "fill"])

@@ -148,7 +148,7 @@ def test_a_whole_silent_game_by_keyboard_with_the_audit(server, browser, size):
         audit(page, "a finished game")
         press_until(page, lambda a: a["id"] == "review-open", "Tab")
         page.keyboard.press("Enter")
-        page.wait_for_selector("body[data-review='done']")
+        page.wait_for_selector("body[data-review='done']", timeout=test_web_browser.REVIEW_WAIT_MS)
         lead = page.inner_text("#review-lead")
         losing = int(page.inner_text("#review-summary").split("move ")[1].split(" ")[0])
         assert lead.startswith(f"Move {losing} lost the game (T{losing} ")

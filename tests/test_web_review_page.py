@@ -113,7 +113,7 @@ def test_the_chart_opens_positions_and_the_learn_flow_judges_answers(marked_serv
         page.goto(f"{url}/g/{gid}")
         page.wait_for_selector("#review-open:not([hidden])")
         page.click("#review-open")
-        page.wait_for_selector("body[data-review='done']")
+        page.wait_for_selector("body[data-review='done']", timeout=test_web_browser.REVIEW_WAIT_MS)
         # the chart: one point a move, the marks as symbols, the colours of the scheme
         points = page.locator("#review-chart-svg .point")
         assert points.count() == len(r["moves"])
