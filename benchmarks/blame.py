@@ -190,8 +190,16 @@ def main(argv: list[str] | None = None) -> int:
         if not (a.out / "blame.jsonl").exists():
             print(f"error: no {a.out / 'blame.jsonl'} to report", file=sys.stderr)
             return 2
-        print(report(a.out), end="")
+        try:
+            print(report(a.out), end="")
+        except (KeyError, TypeError) as exc:
+            print(f"error: {a.out / 'blame.jsonl'} is not a benchmarks.blame journal ({exc!r})",
+                  file=sys.stderr)
+            return 2
         return 0
+    if a.out.exists() and not a.out.is_dir():
+        print(f"error: --out must be a directory, not the file {a.out}", file=sys.stderr)
+        return 2
     try:
         parse_table(a.table)
         parse_table(a.base)
@@ -209,6 +217,9 @@ def main(argv: list[str] | None = None) -> int:
         run(a.games, a.table, a.base, a.out, a.count, a.time_per_move, a.game_seconds)
     except KeyError as exc:
         print(f"error: {a.games} is not a benchmarks.mixed games.jsonl ({exc})", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: cannot write to --out {a.out}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     print(report(a.out), end="")
     return 0

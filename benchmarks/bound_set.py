@@ -11,15 +11,20 @@ Python reference search, deterministic under a node limit) of one deal of :data:
 under one objective; it prints verdict, value, nodes and ``pruned`` per row, and the total
 CPU seconds (the least over ``--repeat`` runs). The counts must not change when only the
 way the bounds are written changes; the CPU time is the speed of the Python search.
+``--json FILE`` must be a new file (an existing one is refused, never overwritten); bad
+input is one line on stderr and exit code 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
+from pathlib import Path
 
 from model.deal import Deal
+from model.files import write_new_text
 from model.rules import RuleSet
 from solver.exhaustive import solve
 
@@ -55,12 +60,19 @@ def rows(limit: int = LIMIT) -> list[dict]:
     return out
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--json", help="write the rows and the CPU time to this file")
+    ap.add_argument("--json", help="write the rows and the CPU time to this new file")
     ap.add_argument("--node-limit", type=int, default=LIMIT, help="nodes a solve (default %(default)s)")
     args = ap.parse_args(argv)
+    if args.repeat < 1 or args.node_limit < 1:
+        print("error: --repeat and --node-limit must be at least 1", file=sys.stderr)
+        return 2
+    if args.json and (Path(args.json).exists() or Path(args.json).is_symlink()):
+        print(f"error: --json {args.json} exists; give a new file (it is never overwritten)",
+              file=sys.stderr)
+        return 2
     best = float("inf")
     table: list[dict] = []
     for _ in range(args.repeat):
@@ -71,9 +83,14 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{r['key']:<100} {r['verdict']:<7} {r['value']!s:>4} {r['nodes']:>7} {r['pruned']}")
     print(f"nodes {sum(r['nodes'] for r in table):,} · CPU {best:.2f} s (least of {args.repeat})")
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"node_limit": args.node_limit, "rows": table, "cpu_s": best}, f, indent=1)
+        try:
+            write_new_text(args.json, json.dumps(
+                {"node_limit": args.node_limit, "rows": table, "cpu_s": best}, indent=1))
+        except OSError as exc:
+            print(f"error: cannot write --json {args.json}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -152,6 +152,20 @@ def _mask(seats: Collection[int]) -> int:
     return mask
 
 
+#: The largest ``top`` / ``limit`` the compiled engine takes (a C int); any larger one asks
+#: for the whole ranking anyway.
+_C_INT_MAX = 2**31 - 1
+
+
+def _check_departures(rate: float, seats: Collection[int], top: int) -> int:
+    """The seats' bit mask, after checking the playout's departure arguments (at every rate,
+    in both worlds): ``ValueError`` for a rate outside 0..1 (or NaN), ``top`` < 1 or a seat
+    out of range."""
+    if not 0 <= rate <= 1 or top < 1:
+        raise ValueError("playout: rate must be in [0, 1] and top >= 1")
+    return _mask(seats)
+
+
 def _outcome_text(code: int) -> str | None:
     return WIN if code == 1 else LOSS if code == 2 else None
 
@@ -193,7 +207,8 @@ class FastWorld:
     def ranked(self, limit: int | None = None) -> list[tuple[float, Move]]:
         """``GreedyPolicy().ranked(game, game.out, limit)`` of the equivalent game."""
         player = self.to_move + 1
-        return [(score, move_from_c(t, player)) for score, t in self._w.ranked(limit or 0)]
+        return [(score, move_from_c(t, player))
+                for score, t in self._w.ranked(min(limit or 0, _C_INT_MAX))]
 
     def placements(self) -> list[Placement]:
         """The legal placements of the player to move with their costs, as the engine generates
@@ -213,11 +228,12 @@ class FastWorld:
         The 0-based ``seats`` depart from the blueprint at chance ``rate`` (0..1): such a move
         is drawn uniformly from its best ``top``, as the ``plausible`` stand-in
         (:mod:`bots.people`), from the random stream of ``seed``; rate 0 is greedy exactly.
-        Raises ``ValueError`` for a rate outside 0..1 or ``top`` < 1."""
-        if not rate:
+        Raises ``ValueError`` for a rate outside 0..1, ``top`` < 1 or a seat out of range."""
+        mask = _check_departures(rate, seats, top)
+        if not rate or not mask:
             won, n_out = self._w.playout()
         else:
-            won, n_out = self._w.playout(rate, top, _mask(seats), seed & (2**64 - 1))
+            won, n_out = self._w.playout(rate, min(top, _C_INT_MAX), mask, seed & (2**64 - 1))
         return bool(won), int(n_out)
 
     def playout_moves(self) -> list[Move]:
@@ -294,8 +310,7 @@ class PyWorld:
         at the end). Changes the world. ``rate``, ``seats``, ``top``: departures as
         :meth:`FastWorld.playout` (drawn from Python's ``random.Random(seed)``, so not the
         compiled engine's draws)."""
-        if not 0 <= rate <= 1 or top < 1:
-            raise ValueError("playout: rate must be in [0, 1] and top >= 1")
+        _check_departures(rate, seats, top)
         g = self.game
         if not rate or not seats:
             play_out(g, self.seat_policy)

@@ -79,3 +79,26 @@ def test_blame_refuses_bad_input_in_one_line(argv: list[str], why: str, tmp_path
     games.write_text("{}\n", encoding="utf-8")
     assert blame.main(["run", "--games", str(games), "--out", str(tmp_path / "o"),
                        "--count", "0"]) == 2
+
+
+def test_blame_refuses_an_out_that_is_a_file_and_a_journal_that_is_not_blames(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``run --out FILE`` (a file, not a directory) and ``report`` of a ``blame.jsonl`` whose
+    rows are not blame rows: one line on stderr and exit 2, not a traceback; the file given
+    is left as it was."""
+    games = tmp_path / "games.jsonl"
+    games.write_text("{}\n", encoding="utf-8")
+    afile = tmp_path / "afile"
+    afile.write_text("mine\n", encoding="utf-8")
+    assert blame.main(["run", "--games", str(games), "--out", str(afile)]) == 2
+    assert afile.read_text(encoding="utf-8") == "mine\n"
+    err = capsys.readouterr().err.strip()
+    assert "error" in err and len(err.splitlines()) == 1
+    for text in ("{}\n", "[1, 2]\n"):
+        out = tmp_path / f"o{len(text)}"
+        out.mkdir()
+        (out / "blame.jsonl").write_text(text, encoding="utf-8")
+        assert blame.main(["report", "--out", str(out)]) == 2
+        err = capsys.readouterr().err.strip()
+        assert "error" in err and len(err.splitlines()) == 1
+        assert not (out / "report.md").exists()

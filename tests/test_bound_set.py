@@ -241,3 +241,20 @@ def test_the_height_witness_counts_slots_and_bridges_apart() -> None:
     text = describe(HeightShort(low=2, top=3, need=5, bridges=1, have=3)).text
     assert text.startswith("Rows 2–3 still have 4 empty slots and 1 Bridge to fill, but only "
                            "3 cards left can go that high"), text
+
+
+def test_the_benchmark_refuses_bad_input_and_never_overwrites_its_json(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m benchmarks.bound_set``: ``--repeat 0`` (an "inf" CPU time, written as
+    non-JSON ``Infinity``), a node limit below 1, and a ``--json`` file that exists (the
+    user's, which it overwrote) are one line on stderr and exit 2, before any solve."""
+    from benchmarks import bound_set as bench
+
+    mine = tmp_path / "mine.json"
+    mine.write_text("keep me\n", encoding="utf-8")
+    for argv in (["--repeat", "0"], ["--node-limit", "0"], ["--node-limit", "-5"],
+                 ["--json", str(mine)]):
+        assert bench.main(argv) == 2
+        err = capsys.readouterr().err.strip()
+        assert "error" in err and len(err.splitlines()) == 1
+    assert mine.read_text(encoding="utf-8") == "keep me\n"

@@ -438,3 +438,19 @@ def test_departing_playout(compiled: bool) -> None:
     if compiled:
         with pytest.raises(ValueError):
             w.copy().playout(0.5, [7])
+
+
+def test_departing_playout_takes_any_top_and_checks_its_input_at_every_rate(compiled: bool) -> None:
+    """``top`` larger than the ranking (even past a C int) draws from the whole ranking, as
+    ``ranked(limit)`` does; a bad ``top`` or seat is refused at rate 0 too, by both worlds."""
+    rng = random.Random("fastplay-departures-top")
+    g = next(p for p in (random_position(rng, RULESETS["tiny"]) for _ in range(50))
+             if p.outcome() is None)
+    w = make_world(g)
+    seats = range(g.players)
+    assert w.copy().playout(0.5, seats, 2**40, 3) == w.copy().playout(0.5, seats, 10**6, 3)
+    assert len(w.ranked(2**40)) == len(w.ranked())
+    for kw in ({"rate": 0.0, "top": 0}, {"rate": 0.0, "seats": [7]}, {"rate": 0.5, "seats": [-1]},
+               {"rate": 0.5, "seats": [7]}, {"rate": float("nan"), "seats": [0]}):
+        with pytest.raises(ValueError):
+            w.copy().playout(**kw)

@@ -257,3 +257,12 @@ def test_departures_change_what_the_search_expects_of_the_partners() -> None:
         else:
             differ += not same
     assert differ >= 1
+
+
+def test_a_departure_top_past_the_ranking_plays() -> None:
+    """``departure_top`` as large as the user likes (``--partners uct:departure_top=N``) is
+    the whole ranking, not an OverflowError in the middle of a game."""
+    deal = Deal.from_seed(5, 3, TINY)
+    a = play_deal(deal, UctBot(iterations=12, departures=0.5, departure_top=2**40, seed=1))
+    b = play_deal(deal, UctBot(iterations=12, departures=0.5, departure_top=10**6, seed=1))
+    assert a.plan.moves == b.plan.moves
