@@ -55,6 +55,8 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "uct-d10": ("uct", {"departures": 0.10}),
     "uct-d20": ("uct", {"departures": 0.20}),
     "uct-d30": ("uct", {"departures": 0.30}),
+    # stronger team-mates: twice the iterations (is greedy/uct's 0.79 of uct/uct a ceiling?)
+    "uct-3200": ("uct", {"iterations": 3200}),
 }
 
 
