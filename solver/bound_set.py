@@ -252,12 +252,7 @@ class PlayersCards(Bound):
         return None
 
     def lower(self, s: BoundedState, budget: int = INF) -> int:
-        n, P, to_move = s._slots_total - s.filled + s.n_bridges, s.P, s.to_move
-        hands, decks, ptr = s.hands, s.decks, s.ptr
-        for q in range(P):
-            if len(hands[q]) + len(decks[q]) - ptr[q] < (n - (q - to_move) % P + P - 1) // P:
-                return INF
-        return 0
+        return 0 if self._short(s) is None else INF
 
     def witness(self, s: BoundedState, budget: int = INF) -> PlayerShort | None:
         return self._short(s)

@@ -84,10 +84,6 @@ def _rows_text(lo: int, hi: int) -> str:
     return f"row {lo}" if lo == hi else f"rows {lo}–{hi}"
 
 
-def _card_text(s: Bounds, c: int) -> str:
-    return str(s.t.cards[c])
-
-
 def static_reason(position: Game | Deal) -> LossReason | None:
     """The reason, in words, why no win exists from ``position`` (a fully known position or
     a deal's first move) when one of the bounds proves it with no search; ``None`` when none
