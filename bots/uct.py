@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 from bots import fastplay
 from bots.greedy import GreedyPolicy
-from bots.partner_model import PartnerBeliefs, infer, modelled_move
+from bots.partner_model import PartnerBeliefs, PolicyType, infer, modelled_move
 from bots.team import sample_worlds
 from model.game import WIN
 from model.moves import Move
@@ -218,6 +218,7 @@ class UctBot:
         horizon = self.model_horizon or observation.players
         partners = [q for q in range(observation.players) if q != me]
         departing = self.departures > 0 and bool(partners)
+        people = PolicyType("departures", "plausible", self.departures, self.departure_top)
         allowance, i = self.iterations, 0
         while i < allowance:
             world = draw(i)
@@ -252,8 +253,8 @@ class UctBot:
                 while world.outcome() is None and world.to_move != me:
                     if partner:
                         world.push(partner(world))
-                    elif departing and rng.random() < self.departures:
-                        world.push(rng.choice(world.ranked(self.departure_top))[1])
+                    elif departing:
+                        world.push(modelled_move(world, people, rng))
                     else:
                         world.push(world.ranked(1)[0][1])
                 if expanded or self.flat or world.outcome() is not None:
